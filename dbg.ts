@@ -1,0 +1,11 @@
+import { readDumpFile } from "@/lib/catalog/read-dump";
+import { ingestDump } from "@/lib/catalog/ingest-dump";
+import { openDatabase } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+const h = await openDatabase(process.env.U ?? "pglite:memory"); await migrateDatabase(h, process.env.U ?? "pglite:memory");
+let t=Date.now();
+const e = await readDumpFile("../shared/data/registry-snapshots/2025-11-28.json.gz");
+console.log('read', Date.now()-t); t=Date.now();
+let r = await ingestDump(h.db, e, "x"); console.log('first', Date.now()-t, r.counts); t=Date.now();
+r = await ingestDump(h.db, e, "x"); console.log('second', Date.now()-t, r.counts);
+await h.close();

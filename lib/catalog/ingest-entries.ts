@@ -1,0 +1,317 @@
+import { and, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
+import type { Db, Tx } from "@/lib/db/client";
+import { registrySyncs, repositories, serverPackages, serverRemotes, servers, serverVersions } from "@/lib/db/schema";
+import { normalizeRegistryEntry, type RegistryEntry } from "./normalize-registry-entry";
+import { normalizeRepositoryUrl } from "./repository-url";
+
+export interface IngestOptions {
+  source: "api" | "file";
+  origin: string;
+  /** A complete listing delists the names it lacks; an incremental one never does. */
+  complete: boolean;
+  /** When the listing was observed (the crawl's start, or the dump's own time). */
+  observedAt: Date;
+  updatedSince?: Date | null;
+  pages?: number;
+}
+
+export interface IngestCounts {
+  entries: number;
+  rejected: number;
+  serversInserted: number;
+  serversUpdated: number;
+  serversDelisted: number;
+  versionsInserted: number;
+  versionsUpdated: number;
+  versionsUnchanged: number;
+}
+
+export interface IngestResult {
+  syncId: number;
+  counts: IngestCounts;
+  rejects: string[];
+}
+
+const CHUNK = 500;
+// Arbitrary constant: one catalog writer at a time, whatever process it runs in.
+const INGEST_LOCK_KEY = 7_301_990_448;
+
+function chunks<T>(xs: T[], n = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+
+/**
+ * Writes a registry listing into the catalog. Idempotent: a version whose content
+ * hash is unchanged is not touched, and a server row is updated only when one of
+ * its columns would change, so ingesting the same dump twice changes no row.
+ */
+export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestOptions): Promise<IngestResult> {
+  const rejects: string[] = [];
+  const byKey = new Map<string, RegistryEntry>();
+  for (const raw of rawEntries) {
+    try {
+      const e = normalizeRegistryEntry(raw);
+      byKey.set(`${e.name}\u0000${e.version}`, e);
+    } catch (err) {
+      rejects.push((err as Error).message);
+    }
+  }
+  const entries = [...byKey.values()];
+  const counts: IngestCounts = {
+    entries: rawEntries.length,
+    rejected: rejects.length,
+    serversInserted: 0,
+    serversUpdated: 0,
+    serversDelisted: 0,
+    versionsInserted: 0,
+    versionsUpdated: 0,
+    versionsUnchanged: 0,
+  };
+
+  const [sync] = await db
+    .insert(registrySyncs)
+    .values({
+      source: opts.source,
+      origin: opts.origin,
+      complete: opts.complete,
+      status: "running",
+      startedAt: new Date(),
+      observedAt: opts.observedAt,
+      updatedSince: opts.updatedSince ?? null,
+      entries: rawEntries.length,
+      pages: opts.pages ?? 0,
+    })
+    .returning({ id: registrySyncs.id });
+
+  try {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${INGEST_LOCK_KEY})`);
+      await writeCatalog(tx, entries, opts, counts);
+    });
+  } catch (err) {
+    await db
+      .update(registrySyncs)
+      .set({ status: "failed", finishedAt: new Date(), error: (err as Error).message.slice(0, 2000), counts })
+      .where(eq(registrySyncs.id, sync.id));
+    throw err;
+  }
+  await db
+    .update(registrySyncs)
+    .set({
+      status: "succeeded",
+      finishedAt: new Date(),
+      counts,
+      error: rejects.length ? `${rejects.length} entries rejected; first: ${rejects[0]}` : null,
+    })
+    .where(eq(registrySyncs.id, sync.id));
+  return { syncId: sync.id, counts, rejects };
+}
+
+async function upsertRepositories(tx: Tx, urls: string[]): Promise<Map<string, number>> {
+  const refs = new Map(urls.map((u) => [u, normalizeRepositoryUrl(u)]));
+  const unique = new Map([...refs.values()].map((r) => [r.url, r]));
+  const ids = new Map<string, number>();
+  for (const part of chunks([...unique.values()])) {
+    await tx
+      .insert(repositories)
+      .values(part.map((r) => ({ url: r.url, host: r.host, owner: r.owner, name: r.name, source: r.host === "github.com" ? "github" : null })))
+      .onConflictDoNothing({ target: repositories.url });
+    const rows = await tx
+      .select({ id: repositories.id, url: repositories.url })
+      .from(repositories)
+      .where(inArray(repositories.url, part.map((r) => r.url)));
+    for (const r of rows) ids.set(r.url, r.id);
+  }
+  // keyed by the raw URL as the listing spelled it
+  return new Map([...refs].map(([raw, ref]) => [raw, ids.get(ref.url)!]));
+}
+
+function minDate(...ds: (Date | null | undefined)[]): Date | null {
+  let m: Date | null = null;
+  for (const d of ds) if (d && (!m || d < m)) m = d;
+  return m;
+}
+
+async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOptions, counts: IngestCounts) {
+  const byName = new Map<string, RegistryEntry[]>();
+  for (const e of entries) {
+    const list = byName.get(e.name);
+    if (list) list.push(e);
+    else byName.set(e.name, [e]);
+  }
+  const names = [...byName.keys()];
+
+  const existing = new Map<string, typeof servers.$inferSelect>();
+  for (const part of chunks(names, 5000)) {
+    for (const row of await tx.select().from(servers).where(inArray(servers.name, part))) existing.set(row.name, row);
+  }
+
+  // The entry that describes the server: the one the registry marks latest. A new
+  // server seen only through non-latest rows (possible in incremental runs) is
+  // described by its most recently published version until a latest arrives.
+  const current = new Map<string, RegistryEntry | null>();
+  for (const [name, list] of byName) {
+    const latest = list.find((e) => e.isLatest) ?? null;
+    if (latest || existing.has(name)) current.set(name, latest);
+    else current.set(name, [...list].sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0))[0]);
+  }
+
+  const repoUrls = [...current.values()].flatMap((e) => (e?.repository ? [e.repository.url] : []));
+  const repoIds = await upsertRepositories(tx, repoUrls);
+
+  // New servers first, so versions can reference them.
+  const fresh = names.filter((n) => !existing.has(n));
+  for (const part of chunks(fresh)) {
+    const rows = await tx
+      .insert(servers)
+      .values(
+        part.map((name) => {
+          const list = byName.get(name)!;
+          const cur = current.get(name)!;
+          return {
+            ...describe(cur, repoIds),
+            name,
+            namespace: list[0].namespace,
+            serverPart: list[0].serverPart,
+            firstSeenAt: minDate(...list.map((e) => e.publishedAt), opts.observedAt)!,
+          };
+        }),
+      )
+      .returning();
+    for (const r of rows) existing.set(r.name, r);
+    counts.serversInserted += rows.length;
+  }
+
+  // Versions: diff by content hash.
+  const serverIds = names.map((n) => existing.get(n)!.id);
+  const known = new Map<string, { id: number; contentHash: string }>();
+  for (const part of chunks(serverIds, 5000)) {
+    const rows = await tx
+      .select({ id: serverVersions.id, serverId: serverVersions.serverId, version: serverVersions.version, contentHash: serverVersions.contentHash })
+      .from(serverVersions)
+      .where(inArray(serverVersions.serverId, part));
+    for (const r of rows) known.set(`${r.serverId}\u0000${r.version}`, r);
+  }
+
+  const toInsert: { entry: RegistryEntry; serverId: number }[] = [];
+  const toUpdate: { entry: RegistryEntry; id: number }[] = [];
+  for (const e of entries) {
+    const serverId = existing.get(e.name)!.id;
+    const k = known.get(`${serverId}\u0000${e.version}`);
+    if (!k) toInsert.push({ entry: e, serverId });
+    else if (k.contentHash !== e.contentHash) toUpdate.push({ entry: e, id: k.id });
+    else counts.versionsUnchanged++;
+  }
+
+  const versionIds = new Map<RegistryEntry, number>();
+  for (const part of chunks(toInsert)) {
+    const rows = await tx
+      .insert(serverVersions)
+      .values(part.map(({ entry, serverId }) => ({ serverId, ...versionColumns(entry) })))
+      .returning({ id: serverVersions.id });
+    rows.forEach((r, i) => versionIds.set(part[i].entry, r.id));
+    counts.versionsInserted += rows.length;
+  }
+  for (const { entry, id } of toUpdate) {
+    await tx.update(serverVersions).set(versionColumns(entry)).where(eq(serverVersions.id, id));
+    versionIds.set(entry, id);
+    counts.versionsUpdated++;
+  }
+  for (const part of chunks(toUpdate.map((u) => u.id))) {
+    await tx.delete(serverPackages).where(inArray(serverPackages.versionId, part));
+    await tx.delete(serverRemotes).where(inArray(serverRemotes.versionId, part));
+  }
+  const pkgRows = [...versionIds].flatMap(([e, versionId]) => e.packages.map((p, position) => ({ versionId, position, ...p })));
+  const remoteRows = [...versionIds].flatMap(([e, versionId]) => e.remotes.map((r, position) => ({ versionId, position, ...r })));
+  for (const part of chunks(pkgRows)) await tx.insert(serverPackages).values(part);
+  for (const part of chunks(remoteRows)) await tx.insert(serverRemotes).values(part);
+
+  // The registry flags one latest version per server; older flags we hold are cleared.
+  const latestPairs = names.flatMap((n) => {
+    const cur = current.get(n);
+    return cur?.isLatest ? [{ serverId: existing.get(n)!.id, version: cur.version }] : [];
+  });
+  for (const part of chunks(latestPairs, 5000)) {
+    await tx.execute(sql`
+      update server_versions v set is_latest = false
+      from jsonb_to_recordset(${JSON.stringify(part.map((p) => ({ server_id: p.serverId, version: p.version })))}::jsonb) as l(server_id bigint, version text)
+      where v.server_id = l.server_id and v.is_latest and v.version <> l.version`);
+  }
+  for (const part of chunks(serverIds, 5000)) {
+    await tx.execute(sql`
+      update servers s set latest_version_id = v.id
+      from server_versions v
+      where v.server_id = s.id and v.is_latest and s.id in (select jsonb_array_elements_text(${JSON.stringify(part)}::jsonb)::bigint)
+        and s.latest_version_id is distinct from v.id`);
+  }
+
+  // Descriptive columns: written only when one of them would change.
+  for (const name of names) {
+    if (fresh.includes(name)) continue;
+    const row = existing.get(name)!;
+    const cur = current.get(name);
+    const patch: Partial<typeof servers.$inferInsert> = {};
+    if (cur) {
+      const desc = describe(cur, repoIds);
+      for (const [k, v] of Object.entries(desc) as [keyof typeof desc, unknown][]) {
+        const old = row[k as keyof typeof row];
+        const same = v instanceof Date || old instanceof Date ? sameTime(v as Date | null, old as Date | null) : old === v;
+        if (!same) (patch as Record<string, unknown>)[k] = v;
+      }
+    }
+    const firstSeen = minDate(row.firstSeenAt, ...byName.get(name)!.map((e) => e.publishedAt));
+    if (!sameTime(firstSeen, row.firstSeenAt)) patch.firstSeenAt = firstSeen!;
+    if (row.delistedAt) patch.delistedAt = null;
+    if (Object.keys(patch).length) {
+      await tx.update(servers).set({ ...patch, updatedAt: new Date() }).where(eq(servers.id, row.id));
+      counts.serversUpdated++;
+    }
+  }
+
+  if (opts.complete) {
+    const ids = names.map((n) => existing.get(n)!.id);
+    const delisted = await tx
+      .update(servers)
+      .set({ delistedAt: opts.observedAt, updatedAt: new Date() })
+      .where(and(isNull(servers.delistedAt), ids.length ? notInArray(servers.id, ids) : sql`true`))
+      .returning({ id: servers.id });
+    counts.serversDelisted = delisted.length;
+  }
+}
+
+function describe(e: RegistryEntry | null, repoIds: Map<string, number>) {
+  if (!e) return {};
+  return {
+    title: e.title,
+    description: e.description,
+    websiteUrl: e.websiteUrl,
+    latestVersion: e.isLatest ? e.version : null,
+    registryStatus: e.status,
+    statusMessage: e.statusMessage,
+    statusChangedAt: e.statusChangedAt,
+    specEra: e.specEra,
+    repositoryId: e.repository ? (repoIds.get(e.repository.url) ?? null) : null,
+    publishedAt: e.publishedAt,
+    registryUpdatedAt: e.updatedAt,
+  };
+}
+
+function versionColumns(e: RegistryEntry) {
+  return {
+    version: e.version,
+    isLatest: e.isLatest,
+    status: e.status,
+    statusMessage: e.statusMessage,
+    statusChangedAt: e.statusChangedAt,
+    publishedAt: e.publishedAt,
+    registryUpdatedAt: e.updatedAt,
+    schemaUrl: e.schemaUrl,
+    repositoryUrl: e.repository?.url ?? null,
+    document: e.document,
+    contentHash: e.contentHash,
+  };
+}

@@ -1,0 +1,76 @@
+import { desc, eq, max } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { registrySyncs, serverVersions } from "@/lib/db/schema";
+import { listRegistryServers } from "@/lib/sources/registry";
+import type { FetchJsonOptions } from "@/lib/sources/http";
+import { ingestEntries, type IngestResult } from "./ingest-entries";
+
+export interface RegistryIngestOptions {
+  baseUrl: string;
+  /** full: the whole listing (delists missing names); incremental: updated_since the newest row we hold. */
+  mode: "full" | "incremental";
+  latestOnly?: boolean;
+  onProgress?: (p: { pages: number; entries: number }) => void;
+  http?: FetchJsonOptions;
+}
+
+/**
+ * Crawls the registry's list API and writes the listing. The whole crawl is read
+ * before anything is written, so a crawl that fails half-way changes nothing
+ * and is recorded as a failed sync with the reason.
+ */
+export async function ingestFromRegistry(db: Db, opts: RegistryIngestOptions): Promise<IngestResult> {
+  const startedAt = new Date();
+  let updatedSince: Date | null = null;
+  if (opts.mode === "incremental") {
+    const [row] = await db.select({ newest: max(serverVersions.registryUpdatedAt) }).from(serverVersions);
+    updatedSince = row?.newest ?? null;
+  }
+  const entries: unknown[] = [];
+  let pages = 0;
+  try {
+    for await (const page of listRegistryServers(opts.baseUrl, { updatedSince, latestOnly: opts.latestOnly }, opts.http)) {
+      pages++;
+      entries.push(...page.entries);
+      opts.onProgress?.({ pages, entries: entries.length });
+    }
+  } catch (err) {
+    await db.insert(registrySyncs).values({
+      source: "api",
+      origin: opts.baseUrl,
+      complete: updatedSince === null,
+      status: "failed",
+      startedAt,
+      finishedAt: new Date(),
+      updatedSince,
+      entries: entries.length,
+      pages,
+      error: (err as Error).message.slice(0, 2000),
+    });
+    throw err;
+  }
+  return ingestEntries(db, entries, {
+    source: "api",
+    origin: opts.baseUrl,
+    complete: updatedSince === null,
+    observedAt: startedAt,
+    updatedSince,
+    pages,
+  });
+}
+
+/** The newest sync of any kind, for the home page and the coverage report. */
+export async function latestSync(db: Db) {
+  const [row] = await db.select().from(registrySyncs).orderBy(desc(registrySyncs.id)).limit(1);
+  return row ?? null;
+}
+
+export async function latestSuccessfulSync(db: Db) {
+  const [row] = await db
+    .select()
+    .from(registrySyncs)
+    .where(eq(registrySyncs.status, "succeeded"))
+    .orderBy(desc(registrySyncs.id))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,202 @@
+import { createHash } from "node:crypto";
+
+/**
+ * One server version as the registry lists it, flattened from either API era:
+ *  - 2025-09 "flat" objects: the server.json fields at top level, `status` inline,
+ *    `_meta[official]` with serverId/versionId and camel- or snake-case times;
+ *  - the current `{server, _meta}` envelope with status inside `_meta[official]`.
+ */
+export interface RegistryEntry {
+  name: string;
+  namespace: string;
+  serverPart: string;
+  /** May be "": some early registry rows had an empty version. */
+  version: string;
+  isLatest: boolean;
+  status: string | null;
+  statusMessage: string | null;
+  statusChangedAt: Date | null;
+  publishedAt: Date | null;
+  updatedAt: Date | null;
+  schemaUrl: string | null;
+  specEra: string | null;
+  title: string | null;
+  description: string | null;
+  websiteUrl: string | null;
+  repository: { url: string; source: string | null; id: string | null; subfolder: string | null } | null;
+  packages: NormalizedPackage[];
+  remotes: { type: string; url: string }[];
+  /** The server.json document without registry-managed metadata. */
+  document: Record<string, unknown>;
+  contentHash: string;
+}
+
+export interface NormalizedPackage {
+  ecosystem: string;
+  registryType: string;
+  registryBaseUrl: string | null;
+  identifier: string;
+  version: string | null;
+  runtimeHint: string | null;
+  transportType: string | null;
+}
+
+const OFFICIAL_META = "io.modelcontextprotocol.registry/official";
+
+/** Registry package types mapped to the ecosystem words used in facts and reasons (DESIGN §3). */
+const ECOSYSTEM_BY_REGISTRY_TYPE: Record<string, string> = {
+  npm: "jspkg",
+  pypi: "pypkg",
+  oci: "oci",
+  docker: "oci",
+  nuget: "nuget",
+  mcpb: "mcpb",
+};
+
+export class RegistryEntryError extends Error {}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
+
+function date(v: unknown): Date | null {
+  if (typeof v !== "string" || !v) return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json" → "2025-09-29". */
+export function specEraOf(schemaUrl: string | null): string | null {
+  const m = schemaUrl?.match(/\/schemas\/(\d{4}-\d{2}-\d{2})\//);
+  return m ? m[1] : null;
+}
+
+function normalizeRepository(v: unknown): RegistryEntry["repository"] {
+  if (!isObj(v)) return null;
+  const url = str(v.url)?.trim();
+  if (!url) return null;
+  return { url, source: str(v.source), id: str(v.id) ?? (typeof v.id === "number" ? String(v.id) : null), subfolder: str(v.subfolder) };
+}
+
+function normalizePackages(v: unknown): NormalizedPackage[] {
+  if (!Array.isArray(v)) return [];
+  const out: NormalizedPackage[] = [];
+  for (const p of v) {
+    if (!isObj(p)) continue;
+    // snake_case is the 2025-07-09 schema; camelCase everything since 2025-09-16
+    const registryType = str(p.registryType) ?? str(p.registry_type) ?? str(p.registry_name);
+    const identifier = str(p.identifier) ?? str(p.name);
+    if (!registryType || !identifier) continue;
+    const transport = isObj(p.transport) ? p.transport : null;
+    out.push({
+      ecosystem: ECOSYSTEM_BY_REGISTRY_TYPE[registryType.toLowerCase()] ?? registryType.toLowerCase(),
+      registryType,
+      registryBaseUrl: str(p.registryBaseUrl) ?? str(p.registry_base_url),
+      identifier,
+      version: str(p.version),
+      runtimeHint: str(p.runtimeHint) ?? str(p.runtime_hint),
+      transportType: transport ? str(transport.type) : null,
+    });
+  }
+  return out;
+}
+
+function normalizeRemotes(v: unknown): RegistryEntry["remotes"] {
+  if (!Array.isArray(v)) return [];
+  const out: RegistryEntry["remotes"] = [];
+  for (const r of v) {
+    if (!isObj(r)) continue;
+    const type = str(r.type) ?? str(r.transport_type);
+    const url = str(r.url);
+    if (type && url) out.push({ type, url });
+  }
+  return out;
+}
+
+/** Stable JSON for hashing: object keys sorted at every depth. */
+function stableStringify(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableStringify).join(",")}]`;
+  if (isObj(v)) {
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => v[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableStringify(v[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+export function normalizeRegistryEntry(raw: unknown): RegistryEntry {
+  if (!isObj(raw)) throw new RegistryEntryError("entry is not an object");
+  const envelope = isObj(raw.server);
+  const server: Obj = envelope ? (raw.server as Obj) : raw;
+  const outerMeta = isObj(raw._meta) ? raw._meta : {};
+  const official: Obj = isObj(outerMeta[OFFICIAL_META]) ? (outerMeta[OFFICIAL_META] as Obj) : {};
+
+  const name = str(server.name);
+  // Real September 2025 rows carry `"version": ""`; they are still listings, keyed by the empty version.
+  const version =
+    typeof server.version === "string" ? server.version : (str((server.version_detail as Obj | undefined)?.version) ?? "");
+  if (!name) throw new RegistryEntryError("entry has no name");
+  const slash = name.indexOf("/");
+  if (slash <= 0 || slash === name.length - 1) throw new RegistryEntryError(`entry name ${name} is not namespace/name`);
+
+  // The document is server.json as published; registry-managed metadata is kept apart.
+  const document: Obj = {};
+  for (const [k, v] of Object.entries(server)) {
+    if (!envelope && (k === "status" || k === "_meta")) continue;
+    document[k] = v;
+  }
+  if (!envelope && isObj(server._meta)) {
+    const publisherMeta = Object.fromEntries(Object.entries(server._meta).filter(([k]) => k !== OFFICIAL_META));
+    if (Object.keys(publisherMeta).length) document._meta = publisherMeta;
+  }
+
+  const schemaUrl = str(server.$schema);
+  const status = envelope ? str(official.status) : (str(server.status) ?? str(official.status));
+  const entry: Omit<RegistryEntry, "contentHash"> = {
+    name,
+    namespace: name.slice(0, slash),
+    serverPart: name.slice(slash + 1),
+    version,
+    isLatest: official.isLatest === true || official.is_latest === true,
+    status,
+    statusMessage: str(official.statusMessage),
+    statusChangedAt: date(official.statusChangedAt),
+    publishedAt: date(official.publishedAt ?? official.published_at),
+    updatedAt: date(official.updatedAt ?? official.updated_at),
+    schemaUrl,
+    specEra: specEraOf(schemaUrl),
+    title: str(server.title),
+    description: str(server.description),
+    websiteUrl: str(server.websiteUrl) ?? str(server.website_url),
+    repository: normalizeRepository(server.repository),
+    packages: normalizePackages(server.packages),
+    remotes: normalizeRemotes(server.remotes),
+    document,
+  };
+  const contentHash = createHash("sha256")
+    .update(
+      stableStringify({
+        document,
+        isLatest: entry.isLatest,
+        status: entry.status,
+        statusMessage: entry.statusMessage,
+        statusChangedAt: entry.statusChangedAt?.toISOString() ?? null,
+        publishedAt: entry.publishedAt?.toISOString() ?? null,
+        updatedAt: entry.updatedAt?.toISOString() ?? null,
+      }),
+    )
+    .digest("hex");
+  return { ...entry, contentHash };
+}
+
+/** The list of entries and the next cursor of a list page or dump, in either era. */
+export function readListPage(body: unknown): { entries: unknown[]; nextCursor: string | null } {
+  if (Array.isArray(body)) return { entries: body, nextCursor: null };
+  if (!isObj(body) || !Array.isArray(body.servers)) {
+    throw new RegistryEntryError("registry list body has no servers array");
+  }
+  const meta = isObj(body.metadata) ? body.metadata : {};
+  return { entries: body.servers, nextCursor: str(meta.nextCursor) ?? str(meta.next_cursor) };
+}

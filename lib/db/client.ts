@@ -1,0 +1,163 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { dataDir } from "@/lib/config";
+import * as schema from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything that can run a query: the database or an open transaction. */
+export type Queryable = Db | Tx;
+
+export type DriverKind = "pglite" | "node-postgres" | "neon";
+
+export interface DbHandle {
+  db: Db;
+  kind: DriverKind;
+  /** Where the data lives, for log lines (never contains a password). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export class DatabaseInUseError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
+    super(`the embedded database in ${dir} is open in process ${pid}`);
+  }
+}
+
+/**
+ * DATABASE_URL decides the driver (DESIGN §2):
+ *   unset | pglite:<dir> | pglite:memory  → embedded PGlite
+ *   postgres://… on a Neon host           → @neondatabase/serverless
+ *   postgres://… | postgresql://…         → node-postgres pool
+ */
+export function driverFor(url: string | undefined): { kind: DriverKind; target: string } {
+  if (!url || url.startsWith("pglite:")) {
+    const target = url ? url.slice("pglite:".length).replace(/^\/\//, "") : path.join(dataDir(), "pglite");
+    return { kind: "pglite", target: target || path.join(dataDir(), "pglite") };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const host = new URL(url).hostname;
+    const neon = process.env.DATABASE_DRIVER === "neon" || /(^|\.)neon\.tech$/.test(host);
+    return { kind: neon ? "neon" : "node-postgres", target: url };
+  }
+  throw new Error(`DATABASE_URL must start with postgres://, postgresql:// or pglite: (got ${url.split(":")[0]}:…)`);
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable url)";
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite is one process's database: opening its directory twice corrupts it.
+ * A pid file beside it makes a second opener fail loudly instead.
+ */
+function lockPgliteDir(dir: string): () => void {
+  const lock = `${dir}.lock`;
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  if (fs.existsSync(lock)) {
+    const pid = Number(fs.readFileSync(lock, "utf8").trim());
+    if (pid && pid !== process.pid && pidAlive(pid)) throw new DatabaseInUseError(dir, pid);
+  }
+  fs.writeFileSync(lock, String(process.pid));
+  return () => {
+    try {
+      if (fs.readFileSync(lock, "utf8").trim() === String(process.pid)) fs.unlinkSync(lock);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+export async function openDatabase(url = process.env.DATABASE_URL): Promise<DbHandle> {
+  const { kind, target } = driverFor(url);
+  if (kind === "pglite") {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const memory = target === "memory" || target.startsWith("memory");
+    const unlock = memory ? () => {} : lockPgliteDir(path.resolve(target));
+    if (!memory) fs.mkdirSync(target, { recursive: true });
+    const client = memory
+      ? await PGlite.create({ extensions: { pg_trgm } })
+      : await PGlite.create(target, { extensions: { pg_trgm } });
+    const db = drizzle(client, { schema }) as unknown as Db;
+    return {
+      db,
+      kind,
+      location: memory ? "PGlite (in memory)" : `PGlite at ${path.resolve(target)}`,
+      async close() {
+        await client.close();
+        unlock();
+      },
+    };
+  }
+  if (kind === "neon") {
+    const { Pool, neonConfig } = await import("@neondatabase/serverless");
+    const { drizzle } = await import("drizzle-orm/neon-serverless");
+    if (typeof WebSocket !== "undefined") neonConfig.webSocketConstructor = WebSocket;
+    const pool = new Pool({ connectionString: target });
+    const db = drizzle(pool, { schema }) as unknown as Db;
+    return { db, kind, location: `Neon ${redact(target)}`, close: () => pool.end() };
+  }
+  const pg = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const pool = new pg.default.Pool({ connectionString: target, max: Number(process.env.DATABASE_POOL_MAX || 10) });
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  return { db, kind, location: `Postgres ${redact(target)}`, close: () => pool.end() };
+}
+
+// One handle per process; kept on globalThis so Next's dev reloads do not open PGlite twice.
+const GLOBAL_KEY = Symbol.for("mcp-preflight.db");
+type GlobalSlot = { promise?: Promise<DbHandle> };
+function slot(): GlobalSlot {
+  const g = globalThis as unknown as Record<symbol, GlobalSlot>;
+  return (g[GLOBAL_KEY] ??= {});
+}
+
+/** The process-wide database, opened and migrated on first use. */
+export function getDbHandle(): Promise<DbHandle> {
+  const s = slot();
+  if (!s.promise) {
+    s.promise = (async () => {
+      const handle = await openDatabase();
+      const { migrateDatabase } = await import("./migrate");
+      await migrateDatabase(handle);
+      return handle;
+    })();
+    s.promise.catch(() => {
+      s.promise = undefined;
+    });
+  }
+  return s.promise;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDbHandle()).db;
+}
+
+/** Closes the process-wide handle (tests, CLI scripts). */
+export async function closeDb(): Promise<void> {
+  const s = slot();
+  const p = s.promise;
+  s.promise = undefined;
+  if (p) await (await p).close();
+}

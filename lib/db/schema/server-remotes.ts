@@ -1,0 +1,22 @@
+import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { serverVersions } from "./server-versions";
+
+/** Hosted endpoints of one server version (streamable-http or sse). */
+export const serverRemotes = pgTable(
+  "server_remotes",
+  {
+    versionId: bigint("version_id", { mode: "number" })
+      .notNull()
+      .references(() => serverVersions.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    type: text("type").notNull(),
+    url: text("url").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.versionId, t.position] }),
+    // config audit resolves entries by remote URL
+    index("server_remotes_url_idx").on(t.url),
+  ],
+);
+
+export type ServerRemoteRow = typeof serverRemotes.$inferSelect;

@@ -1,0 +1,44 @@
+import pg from "pg";
+import { sql } from "drizzle-orm";
+import { closeDb, getDb, type Db } from "@/lib/db/client";
+
+/**
+ * Points DATABASE_URL at this worker's database: a fresh in-memory PGlite, or a
+ * database of its own on the Postgres server (workers run in parallel, so they
+ * must not share one).
+ */
+export async function configureTestDatabase(): Promise<void> {
+  if (process.env.TEST_DB !== "postgres") {
+    process.env.DATABASE_URL = "pglite:memory";
+    return;
+  }
+  const admin = new URL(process.env.TEST_DATABASE_URL!);
+  const name = `${admin.pathname.slice(1) || "test"}_w${process.env.VITEST_POOL_ID ?? "0"}`;
+  // Administrative statements go to the always-present "postgres" database.
+  const maintenance = new URL(admin);
+  maintenance.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: maintenance.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (!exists.rowCount) await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+}
+
+/** Empties every table of the current test database and returns it, migrated. */
+export async function resetDb(): Promise<Db> {
+  const db = await getDb();
+  const rows = await db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public'`);
+  const tables = (rows as unknown as { rows?: { tablename: string }[] }).rows ?? (rows as unknown as { tablename: string }[]);
+  if (tables.length) {
+    await db.execute(sql.raw(`truncate ${tables.map((t) => `"${t.tablename}"`).join(", ")} restart identity cascade`));
+  }
+  return db;
+}
+
+export { closeDb };

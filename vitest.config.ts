@@ -1,0 +1,32 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+// Integration tests run once per database: always on embedded PGlite, and on the
+// Postgres server too when TEST_DATABASE_URL is set (CI sets it).
+const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : [])];
+
+export default defineConfig({
+  resolve: { alias: { "@": root } },
+  test: {
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    setupFiles: ["tests/helpers/setup.ts"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"] },
+      },
+      ...databases.map((db) => ({
+        extends: true,
+        test: {
+          name: db,
+          include: ["tests/integration/**/*.test.ts"],
+          env: { TEST_DB: db },
+        },
+      })),
+    ],
+  },
+});
