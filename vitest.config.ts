@@ -14,13 +14,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     setupFiles: ["tests/helpers/setup.ts"],
+    reporters: ["default", "./tests/helpers/summary-reporter.ts"],
     projects: [
       {
         extends: true,
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"] },
       },
       ...databases.map((db) => ({
-        extends: true,
+        extends: true as const,
         test: {
           name: db,
           include: ["tests/integration/**/*.test.ts"],

@@ -1,0 +1,47 @@
+/** The `error` identifiers of the contract and DESIGN §7, with their HTTP statuses. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  payment_required: 402,
+  watch_limit_reached: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  refresh_in_progress: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+  audit_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  ok: false;
+  error: ErrorCode;
+  message?: string;
+  retry_after?: number;
+  reset_at?: string;
+}
+
+/** Thrown anywhere below a route or tool; the adapters turn it into the Error body. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { retryAfter?: number; resetAt?: Date; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { ok: false, error: this.code, message: this.message };
+    if (this.extra.retryAfter !== undefined) body.retry_after = this.extra.retryAfter;
+    if (this.extra.resetAt) body.reset_at = this.extra.resetAt.toISOString();
+    return body;
+  }
+}
+
+export const notFound = (what: string) => new ApiError("not_found", what);
+export const invalidRequest = (message: string) => new ApiError("invalid_request", message);

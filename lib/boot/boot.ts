@@ -1,0 +1,45 @@
+import { count, isNull } from "drizzle-orm";
+import { getDbHandle } from "@/lib/db/client";
+import { servers } from "@/lib/db/schema";
+import { registryUrl } from "@/lib/config";
+import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
+import { log } from "@/lib/log";
+import { writeLocalServerInfo } from "./local-server-file";
+
+/** How to fill the catalog by hand when the registry cannot be reached. */
+export const IMPORT_HINT = "npm run ingest -- --file <registry-dump.json|.json.gz>";
+
+/**
+ * Runs once when the server process starts: open and migrate the database, and
+ * when the catalog is empty fill it from the registry in the background so the
+ * server answers while the crawl runs.
+ */
+export async function boot(): Promise<void> {
+  const handle = await getDbHandle();
+  log.info("database ready", { location: handle.location });
+  if (handle.kind === "pglite") {
+    const port = process.env.PORT || "3000";
+    writeLocalServerInfo(`http://127.0.0.1:${port}`);
+  }
+  if (process.env.BOOT_INGEST === "0") return;
+  const [{ n }] = await handle.db.select({ n: count() }).from(servers).where(isNull(servers.delistedAt));
+  if (n > 0) {
+    log.info("catalog loaded", { servers: n });
+    return;
+  }
+  const baseUrl = registryUrl();
+  log.info("catalog is empty: ingesting from the registry in the background", { registry: baseUrl });
+  void ingestFromRegistry(handle.db, {
+    baseUrl,
+    mode: "full",
+    onProgress: ({ pages, entries }) => log.info("registry ingest progress", { pages, entries }),
+  })
+    .then((r) => log.info("registry ingest finished", { ...r.counts }))
+    .catch((err) =>
+      log.error("registry ingest failed; the service runs with an empty catalog", {
+        registry: baseUrl,
+        error: (err as Error).message,
+        fix: `set REGISTRY_URL to a reachable registry, or import a dump: ${IMPORT_HINT}`,
+      }),
+    );
+}

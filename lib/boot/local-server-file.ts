@@ -1,0 +1,45 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { dataDir } from "@/lib/config";
+
+/**
+ * While the server runs on the embedded database, command-line jobs (ingest,
+ * harvest, deliver) must go through it instead of opening PGlite a second time.
+ * This file tells them where the server is and the secret its cron routes take.
+ */
+export interface LocalServerInfo {
+  pid: number;
+  url: string;
+  secret: string;
+}
+
+export const localServerFile = () => path.join(dataDir(), "server.json");
+
+export function writeLocalServerInfo(url: string): LocalServerInfo {
+  const info: LocalServerInfo = { pid: process.pid, url, secret: process.env.CRON_SECRET || randomBytes(24).toString("hex") };
+  fs.mkdirSync(dataDir(), { recursive: true });
+  fs.writeFileSync(localServerFile(), JSON.stringify(info), { mode: 0o600 });
+  return info;
+}
+
+export function readLocalServerInfo(): LocalServerInfo | null {
+  try {
+    const info = JSON.parse(fs.readFileSync(localServerFile(), "utf8")) as LocalServerInfo;
+    process.kill(info.pid, 0);
+    return info;
+  } catch {
+    return null;
+  }
+}
+
+/** The secret that protects /api/cron/*: CRON_SECRET, or the local server's own. */
+export function acceptedCronSecret(): string | null {
+  if (process.env.CRON_SECRET) return process.env.CRON_SECRET;
+  try {
+    const info = JSON.parse(fs.readFileSync(localServerFile(), "utf8")) as LocalServerInfo;
+    return info.pid === process.pid ? info.secret : null;
+  } catch {
+    return null;
+  }
+}

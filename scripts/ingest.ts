@@ -1,0 +1,89 @@
+// `npm run ingest -- --file <dump.json|.json.gz>`   import a registry dump
+// `npm run ingest -- [--full]`                      crawl REGISTRY_URL (incremental unless --full)
+//
+// On the embedded database while the server runs, the work is handed to the
+// server (PGlite must not be opened twice); otherwise it runs here.
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { DatabaseInUseError, openDatabase, driverFor } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { readLocalServerInfo } from "@/lib/boot/local-server-file";
+import { readDumpFile } from "@/lib/catalog/read-dump";
+import { ingestDump } from "@/lib/catalog/ingest-dump";
+import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
+import { registryUrl } from "@/lib/config";
+
+const { values } = parseArgs({
+  options: {
+    file: { type: "string" },
+    full: { type: "boolean", default: false },
+    "observed-at": { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+
+if (values.help) {
+  console.log("usage: npm run ingest -- --file <dump.json|.json.gz> [--observed-at <ISO time>]\n       npm run ingest -- [--full]");
+  process.exit(0);
+}
+
+const observedAt = values["observed-at"] ? new Date(values["observed-at"]) : undefined;
+if (observedAt && Number.isNaN(observedAt.getTime())) {
+  console.error(`--observed-at is not a date: ${values["observed-at"]}`);
+  process.exit(2);
+}
+if (values.file && !fs.existsSync(values.file)) {
+  console.error(`no such file: ${values.file}`);
+  process.exit(2);
+}
+
+async function viaServer(): Promise<boolean> {
+  if (driverFor(process.env.DATABASE_URL).kind !== "pglite") return false;
+  const server = readLocalServerInfo();
+  if (!server) return false;
+  const headers = { authorization: `Bearer ${server.secret}` };
+  console.log(`the server (pid ${server.pid}) holds the embedded database: sending the work to ${server.url}`);
+  const res = values.file
+    ? await fetch(
+        `${server.url}/api/cron/ingest?${new URLSearchParams({ origin: path.resolve(values.file), ...(observedAt ? { observed_at: observedAt.toISOString() } : {}) })}`,
+        { method: "POST", headers, body: fs.readFileSync(values.file) },
+      )
+    : await fetch(`${server.url}/api/cron/ingest${values.full ? "?mode=full" : ""}`, { headers });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    console.error(`ingest failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+    process.exit(1);
+  }
+  console.log(JSON.stringify(body.counts ?? body, null, 2));
+  return true;
+}
+
+async function here() {
+  const handle = await openDatabase();
+  try {
+    await migrateDatabase(handle);
+    const result = values.file
+      ? await ingestDump(handle.db, await readDumpFile(values.file), path.resolve(values.file), observedAt)
+      : await ingestFromRegistry(handle.db, {
+          baseUrl: registryUrl(),
+          mode: values.full ? "full" : "incremental",
+          onProgress: ({ pages, entries }) => console.log(`page ${pages}: ${entries} entries`),
+        });
+    console.log(JSON.stringify(result.counts, null, 2));
+    if (result.rejects.length) console.warn(`${result.rejects.length} entries rejected, first: ${result.rejects[0]}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+try {
+  if (!(await viaServer())) await here();
+} catch (err) {
+  if (err instanceof DatabaseInUseError) {
+    console.error(`${err.message}; start it or stop it, then run this again`);
+    process.exit(1);
+  }
+  console.error(`ingest failed: ${(err as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,36 @@
+// The production HTTP server: Next.js behind a thin Node listener whose only job
+// is to tell route handlers the caller's real socket address. Without it a client
+// could send its own x-forwarded-for and reset the anonymous allowance.
+import http from "node:http";
+import next from "next";
+
+const port = Number(process.env.PORT || 3000);
+const hostname = process.env.HOSTNAME || "0.0.0.0";
+const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
+process.env.PORT = String(port);
+
+const app = next({ dev: false, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = http.createServer((req, res) => {
+  delete req.headers["x-mcp-preflight-socket-ip"];
+  if (!trustProxy) {
+    delete req.headers["x-forwarded-for"];
+    delete req.headers["x-real-ip"];
+  }
+  req.headers["x-mcp-preflight-socket-ip"] = req.socket.remoteAddress ?? "unknown";
+  handle(req, res);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => {
+  console.log(`mcp-preflight listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.close();
+    // give in-flight requests a moment, then exit so PGlite's lock file is released
+    setTimeout(() => process.exit(0), 500).unref();
+  });
+}

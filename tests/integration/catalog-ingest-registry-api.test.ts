@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeRegistry } from "@/scripts/fake-upstreams/registry";
+import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
+import { readDumpFile } from "@/lib/catalog/read-dump";
+import type { Db } from "@/lib/db/client";
+import { resetDb } from "../helpers/db";
+import { startHttpServer } from "../helpers/http-server";
+import { hasSharedData, largestSnapshot, snapshotFiles } from "../helpers/shared-data";
+import { count, dumpCatalog } from "../helpers/table-dump";
+import { latestNames } from "../helpers/raw-snapshot";
+
+describe.skipIf(!hasSharedData)("ingest from REGISTRY_URL through the list API", () => {
+  const registry = new FakeRegistry();
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let db: Db;
+
+  beforeAll(async () => {
+    server = await startHttpServer((req, res) => {
+      if (!registry.handle(req, res)) {
+        res.writeHead(404).end();
+      }
+    });
+    db = await resetDb();
+  });
+  afterAll(() => server?.close());
+
+  it("walks every page of 100 by nextCursor and lists the latest names", async () => {
+    const file = largestSnapshot()!;
+    const entries = (await readDumpFile(file)) as Record<string, unknown>[];
+    registry.load(entries);
+    registry.requests.length = 0;
+    const result = await ingestFromRegistry(db, { baseUrl: server.url, mode: "full" });
+    expect(registry.requests.length).toBe(Math.floor(entries.length / 100) + 1);
+    expect(registry.requests.every((r) => r.includes("limit=100"))).toBe(true);
+    expect(registry.requests.slice(1).every((r) => r.includes("cursor="))).toBe(true);
+    expect(result.counts.versionsInserted).toBe(entries.length);
+    expect(await count(db, "select count(*) as n from servers where delisted_at is null")).toBe(latestNames(file).size);
+  });
+
+  it("an incremental run asks only for rows updated since the newest it holds and changes nothing when none are", async () => {
+    const before = await dumpCatalog(db);
+    registry.requests.length = 0;
+    const result = await ingestFromRegistry(db, { baseUrl: server.url, mode: "incremental" });
+    expect(registry.requests).toHaveLength(1);
+    expect(registry.requests[0]).toMatch(/updated_since=/);
+    expect(result.counts.entries).toBe(0);
+    expect(await dumpCatalog(db)).toEqual(before);
+  });
+
+  it("an incremental run picks up a newer snapshot's changes without delisting anything", async () => {
+    const files = snapshotFiles();
+    const older = files[files.length - 2];
+    const fresh = await resetDb();
+    registry.load((await readDumpFile(older)) as Record<string, unknown>[]);
+    await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "full" });
+    registry.load((await readDumpFile(files.at(-1)!)) as Record<string, unknown>[]);
+    const r = await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "incremental" });
+    expect(r.counts.entries).toBeGreaterThan(0);
+    expect(r.counts.serversDelisted).toBe(0);
+    expect(await count(fresh, "select count(*) as n from servers where delisted_at is null")).toBe(latestNames(files.at(-1)!).size);
+  });
+
+  it("records a failed sync and keeps the catalog when the registry cannot be reached", async () => {
+    const before = await dumpCatalog(db);
+    await expect(
+      ingestFromRegistry(db, { baseUrl: "http://127.0.0.1:9", mode: "full", http: { retries: 0 } }),
+    ).rejects.toThrow(/127\.0\.0\.1:9/);
+    expect(await dumpCatalog(db)).toEqual(before);
+    expect(await count(db, "select count(*) as n from registry_syncs where status = 'failed' and error is not null")).toBe(1);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { withCaller } from "@/lib/api/with-caller";
+import { readJsonBody } from "@/lib/api/request";
+import { GET as unknownGet, POST as unknownPost } from "@/app/v1/[...path]/route";
+
+const closed = z.object({ server_name: z.string().min(1).max(300) }).strict();
+const echo = withCaller(async ({ req }) => ({ ok: true, got: await readJsonBody(req, closed) }));
+const post = (body: string, headers: Record<string, string> = {}) =>
+  echo(new Request("http://x/v1/echo", { method: "POST", body, headers: { "content-type": "application/json", ...headers } }));
+
+describe("the /v1 error model", () => {
+  it("answers unknown /v1 routes with a JSON 404 Error body", async () => {
+    for (const handler of [unknownGet, unknownPost]) {
+      const res = await handler(new Request("http://x/v1/does-not-exist", { method: handler === unknownGet ? "GET" : "POST" }));
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/application\/json/);
+      expect(await res.json()).toEqual({ ok: false, error: "not_found", message: expect.stringContaining("/v1/does-not-exist") });
+    }
+  });
+
+  it.each([
+    ["not JSON", "{server_name:", /not valid JSON/],
+    ["empty", "", /empty/],
+    ["an array", "[]", /expected object/i],
+    ["an unknown field", JSON.stringify({ server_name: "a/b", extra: 1 }), /unknown field\(s\) "extra"/],
+    ["a wrong type", JSON.stringify({ server_name: 5 }), /server_name/],
+    ["a name too long", JSON.stringify({ server_name: "x".repeat(301) }), /server_name/],
+  ])("answers a body that is %s with 400 invalid_request", async (_label, body, message) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    const json = await res.json();
+    expect(json).toEqual({ ok: false, error: "invalid_request", message: expect.stringMatching(message) });
+  });
+
+  it("accepts a body that fits the closed schema", async () => {
+    const res = await post(JSON.stringify({ server_name: "io.github.a/b" }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, got: { server_name: "io.github.a/b" } });
+  });
+
+  it("answers 413 for a body over the limit without reading all of it", async () => {
+    const res = await post(JSON.stringify({ server_name: "x".repeat(70 * 1024) }));
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toBe("payload_too_large");
+  });
+
+  it("answers an unexpected failure with a 500 that leaks nothing", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const boom = withCaller(async () => {
+      throw new Error("connect ECONNREFUSED postgres://admin:hunter2@db.internal:5432");
+    });
+    const res = await boom(new Request("http://x/v1/boom"));
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toMatch(/hunter2|ECONNREFUSED|db\.internal|at /);
+    expect(JSON.parse(text)).toEqual({ ok: false, error: "internal_error", message: expect.stringMatching(/request id/) });
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    spy.mockRestore();
+  });
+});
