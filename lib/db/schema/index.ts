@@ -4,3 +4,8 @@ export * from "./server-packages";
 export * from "./server-remotes";
 export * from "./repositories";
 export * from "./registry-syncs";
+export * from "./repository-observations";
+export * from "./package-observations";
+export * from "./remote-observations";
+export * from "./evaluations";
+export * from "./leases";
