@@ -29,3 +29,73 @@ export function trustProxy(): boolean {
 export function siteUrl(): string {
   return (process.env.SITE_URL || process.env.BASE_URL || "http://localhost:3000").replace(/\/+$/, "");
 }
+
+// ── Quotas, credits and keys (DESIGN §7, contract Limits) ─────────────────────
+
+export type Tier = "free" | "registered" | "pro";
+
+/** Credits granted per UTC month, by tier; `free` is the keyless tier and has no wallet. */
+export const MONTHLY_CREDIT_GRANT: Record<Exclude<Tier, "free">, number> = {
+  registered: 1_000,
+  pro: 20_000,
+};
+
+/** What one call costs, in credits (contract Limits). Unmetered capabilities are not listed. */
+export const CREDIT_COSTS = {
+  search: 1,
+  lookup: 1,
+  preflight: 5,
+  stamp: 5,
+  watch_subscribe: 10,
+  lookalikes: 1,
+  config_audit: 1,
+} as const;
+
+/** Anonymous callers: distinct lookups per client IP per UTC day. */
+export const ANONYMOUS_DAILY_LOOKUPS = 10;
+
+/** Burst limits, requests per window, per key and per anonymous client IP. */
+export const BURST_WINDOW_SECONDS = 60;
+export const BURST_LIMIT_PER_KEY = 60;
+export const BURST_LIMIT_PER_ANONYMOUS_IP = 30;
+
+/** refresh=if_stale: per account per UTC day, and the cool-down per server. */
+export const REFRESH_IF_STALE_PER_DAY = 20;
+export const REFRESH_SERVER_COOLDOWN_SECONDS = 600;
+
+/** API keys: `catk_` + 32 base62 random characters + 6-character CRC32 checksum (DESIGN §3). */
+export const API_KEY_PREFIX = "catk_";
+export const API_KEY_RANDOM_LENGTH = 32;
+export const API_KEY_CHECKSUM_LENGTH = 6;
+/** Characters of the key kept visible (prefix included), e.g. `catk_3fK9aQ`. */
+export const API_KEY_VISIBLE_LENGTH = 11;
+/** Live keys one account may hold at once. */
+export const MAX_API_KEYS_PER_ACCOUNT = 20;
+/** last_used_at is written at most this often per key, so busy keys don't write on every call. */
+export const API_KEY_LAST_USED_RESOLUTION_SECONDS = 60;
+
+/** Quota rows (daily charges, counters) older than this many days are pruned. */
+export const QUOTA_ROW_RETENTION_DAYS = 3;
+
+/** Magic sign-in links expire after this long. */
+export const SIGN_IN_LINK_MAX_AGE_SECONDS = 24 * 60 * 60;
+
+/** SMTP transport for sign-in links and notices; unset → links go to the log and the dev mailbox. */
+export function smtpUrl(): string | undefined {
+  return process.env.SMTP_URL || undefined;
+}
+
+export function mailFrom(): string {
+  return process.env.MAIL_FROM || "mcp-preflight <no-reply@localhost>";
+}
+
+/**
+ * The dev mailbox (/dev/mailbox) shows sign-in links to whoever opens it, so it
+ * exists only without SMTP and never on a Vercel deployment; DEV_MAILBOX=0 turns it off.
+ */
+export function devMailboxEnabled(): boolean {
+  if (smtpUrl()) return false;
+  if (process.env.DEV_MAILBOX === "0") return false;
+  if (process.env.VERCEL_ENV === "production" || process.env.VERCEL === "1") return process.env.DEV_MAILBOX === "1";
+  return true;
+}
