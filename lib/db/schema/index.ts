@@ -17,3 +17,8 @@ export * from "./anonymous-lookups";
 export * from "./quota-counters";
 export * from "./verification-tokens";
 export * from "./dev-mailbox";
+export * from "./changes";
+export * from "./harvest-runs";
+export * from "./source-cooldowns";
+export * from "./osv-advisories";
+export * from "./vuln-observations";
