@@ -1,0 +1,163 @@
+import { canonicalJson, decisionInputDigest, factsDigest, policyDigest } from "./digest";
+import { ENGINE_VERSION } from "./engine-version";
+import { evaluate } from "./evaluate";
+import { factsSchema, type Facts } from "./facts";
+import { getPolicy } from "./policies";
+
+export interface VerifyReport {
+  /** true when every recomputed value equals the stated one. */
+  ok: boolean;
+  /** One sentence per value that differs or cannot be checked. */
+  mismatches: string[];
+  /** Things worth knowing that are not mismatches (e.g. the result names another engine version). */
+  warnings: string[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The stated values, from an EvaluationDetailResponse (`{ok, evaluation}`), its `evaluation`, or a PreflightResult. */
+function statedValues(input: unknown): Obj | null {
+  if (!isObj(input)) return null;
+  const ev = isObj(input.evaluation) ? input.evaluation : input;
+  if (isObj(ev.policy)) {
+    // PreflightResult shape: policy is {id, revision, digest}
+    return { ...ev, policy_id: ev.policy.id, policy_revision: ev.policy.revision, policy_digest: ev.policy.digest };
+  }
+  return ev;
+}
+
+const REQUIRED = [
+  "server_name",
+  "policy_id",
+  "policy_digest",
+  "facts",
+  "facts_digest",
+  "decision_input_digest",
+  "engine_version",
+  "evaluated_at",
+  "valid_until",
+  "decision",
+  "reasons",
+] as const;
+
+/**
+ * Recomputes, offline, everything an evaluation states that follows from its facts, policy id, evaluation time
+ * and engine version: the three digests, the decision, the reasons (byte for byte in canonical JSON) and
+ * valid_until; for a PreflightResult also meaning and limitations. Never throws on malformed input; it reports.
+ */
+export function verifyEvaluation(input: unknown): VerifyReport {
+  const mismatches: string[] = [];
+  const warnings: string[] = [];
+  const done = () => ({ ok: mismatches.length === 0, mismatches, warnings });
+
+  const ev = statedValues(input);
+  if (!ev) {
+    mismatches.push("input is not an evaluation object");
+    return done();
+  }
+  const missing = REQUIRED.filter((k) => ev[k] === undefined);
+  if (missing.length) {
+    mismatches.push(`evaluation lacks ${missing.join(", ")}`);
+    return done();
+  }
+
+  const policy = typeof ev.policy_id === "string" ? getPolicy(ev.policy_id) : undefined;
+  if (!policy) {
+    mismatches.push(`policy_id ${String(ev.policy_id)} is not a built-in policy`);
+    return done();
+  }
+  if (ev.policy_revision !== undefined && ev.policy_revision !== policy.revision) {
+    mismatches.push(`policy_revision is ${String(ev.policy_revision)}, but ${policy.id} has revision ${policy.revision}`);
+  }
+  const policy_digest = policyDigest(policy);
+  if (ev.policy_digest !== policy_digest) {
+    mismatches.push(`policy_digest is ${String(ev.policy_digest)}, recomputed ${policy_digest}`);
+  }
+
+  let facts_digest: string;
+  try {
+    facts_digest = factsDigest(ev.facts as Facts);
+  } catch (e) {
+    mismatches.push(`facts have no canonical JSON form: ${(e as Error).message}`);
+    return done();
+  }
+  if (ev.facts_digest !== facts_digest) {
+    mismatches.push(`facts_digest is ${String(ev.facts_digest)}, recomputed ${facts_digest}`);
+  }
+
+  const engine_version = String(ev.engine_version);
+  const evaluated_at = String(ev.evaluated_at);
+  const input_digest = decisionInputDigest({ engine_version, policy_digest, facts_digest, as_of: evaluated_at });
+  if (ev.decision_input_digest !== input_digest) {
+    mismatches.push(`decision_input_digest is ${String(ev.decision_input_digest)}, recomputed ${input_digest}`);
+  }
+
+  const parsed = factsSchema.safeParse(ev.facts);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    mismatches.push(`facts do not match facts schema 1 (${first.path.join(".") || "(root)"}: ${first.message})`);
+    return done();
+  }
+  const now = new Date(evaluated_at);
+  if (Number.isNaN(now.getTime())) {
+    mismatches.push(`evaluated_at ${evaluated_at} is not a date-time`);
+    return done();
+  }
+  if (now.toISOString() !== evaluated_at) {
+    warnings.push(`evaluated_at ${evaluated_at} is not in the engine's own form ${now.toISOString()}`);
+  }
+  if (engine_version !== ENGINE_VERSION) {
+    warnings.push(
+      `the evaluation names engine ${engine_version}; the decision and reasons were recomputed with engine ${ENGINE_VERSION}`,
+    );
+  }
+
+  const again = evaluate({ facts: ev.facts as Facts, policy, now, engineVersion: engine_version });
+  if (ev.server_name !== again.server_name) {
+    mismatches.push(`server_name is ${String(ev.server_name)}, but the facts are of ${again.server_name}`);
+  }
+  if (ev.decision !== again.decision) {
+    mismatches.push(`decision is ${String(ev.decision)}, recomputed ${again.decision}`);
+  }
+  if (typeof ev.valid_until !== "string" || Date.parse(ev.valid_until) !== Date.parse(again.valid_until)) {
+    mismatches.push(`valid_until is ${String(ev.valid_until)}, recomputed ${again.valid_until}`);
+  }
+  compareReasons(ev.reasons, again.reasons, mismatches);
+  if (ev.meaning !== undefined && ev.meaning !== again.meaning) {
+    mismatches.push("meaning differs from the fixed text of the decision");
+  }
+  if (ev.limitations !== undefined && safeCanonical(ev.limitations) !== canonicalJson(again.limitations)) {
+    mismatches.push("limitations differ from the recomputed limitations");
+  }
+  return done();
+}
+
+function safeCanonical(v: unknown): string | null {
+  try {
+    return canonicalJson(v);
+  } catch {
+    return null;
+  }
+}
+
+function compareReasons(stated: unknown, recomputed: readonly unknown[], mismatches: string[]): void {
+  if (!Array.isArray(stated)) {
+    mismatches.push("reasons is not an array");
+    return;
+  }
+  if (stated.length !== recomputed.length) {
+    mismatches.push(`there are ${stated.length} reasons, recomputed ${recomputed.length}`);
+  }
+  const n = Math.min(stated.length, recomputed.length);
+  for (let i = 0; i < n; i++) {
+    if (safeCanonical(stated[i]) !== canonicalJson(recomputed[i])) {
+      const s = stated[i] as { code?: unknown; result?: unknown };
+      const r = recomputed[i] as { code: string; result: string };
+      mismatches.push(
+        `reason ${i + 1} is ${String(s?.code)}/${String(s?.result)}, recomputed ${r.code}/${r.result}` +
+          (s?.code === r.code && s?.result === r.result ? " (summary or evidence differ)" : ""),
+      );
+    }
+  }
+}

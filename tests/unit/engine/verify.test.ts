@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { ENGINE_VERSION } from "@/lib/engine/engine-version";
+import { evaluate, type PreflightEvaluation } from "@/lib/engine/evaluate";
+import { STRICT_POLICY, RULESET_ID } from "@/lib/engine/policies";
+import { toPreflightResult } from "@/lib/engine/preflight-result";
+import { verifyEvaluation } from "@/lib/engine/verify";
+import { evaluationDetailResponseSchema } from "@/lib/schemas/preflight";
+import { buildFacts, hoursAgo, NOW, remote } from "./facts-builder";
+
+const AUDIT_ID = "7d0f6a52-6c7e-4a4f-9d3e-2b1d6f0b8c11";
+
+/** An EvaluationDetailResponse as the API returns it, after a trip through JSON. */
+function detailOf(ev: PreflightEvaluation) {
+  return JSON.parse(
+    JSON.stringify({
+      ok: true,
+      evaluation: {
+        audit_id: AUDIT_ID,
+        server_name: ev.server_name,
+        policy_id: ev.policy.id,
+        policy_revision: ev.policy.revision,
+        decision: ev.decision,
+        decision_scope: ev.decision_scope,
+        facts_digest: ev.facts_digest,
+        policy_digest: ev.policy.digest,
+        decision_input_digest: ev.decision_input_digest,
+        engine_version: ev.engine_version,
+        evaluated_at: ev.evaluated_at,
+        valid_until: ev.valid_until,
+        audit_signed: false,
+        ruleset_id: RULESET_ID,
+        ruleset_revision: 1,
+        facts: ev.facts,
+        reasons: ev.reasons,
+      },
+    }),
+  );
+}
+
+const ev = evaluate({ facts: buildFacts({ remotes: [remote({ observed_at: hoursAgo(30) })] }), policy: STRICT_POLICY, now: NOW });
+
+describe("verifyEvaluation", () => {
+  it("accepts an untouched evaluation detail, its inner evaluation, and a PreflightResult", () => {
+    const detail = detailOf(ev);
+    expect(evaluationDetailResponseSchema.safeParse(detail).success).toBe(true);
+    expect(verifyEvaluation(detail)).toEqual({ ok: true, mismatches: [], warnings: [] });
+    expect(verifyEvaluation(detail.evaluation).ok).toBe(true);
+    expect(verifyEvaluation(JSON.parse(JSON.stringify(toPreflightResult(ev, null))))).toEqual({ ok: true, mismatches: [], warnings: [] });
+  });
+
+  it("reports changed facts as a facts digest mismatch", () => {
+    const detail = detailOf(ev);
+    detail.evaluation.facts.repository.stars = 43;
+    const report = verifyEvaluation(detail);
+    expect(report.ok).toBe(false);
+    expect(report.mismatches[0]).toMatch(/^facts_digest is sha256:[0-9a-f]{64}, recomputed sha256:[0-9a-f]{64}$/);
+    expect(report.mismatches.some((m) => m.startsWith("decision_input_digest"))).toBe(true);
+  });
+
+  it("reports a changed decision, reason and validity", () => {
+    const detail = detailOf(ev);
+    detail.evaluation.decision = "REVIEW";
+    detail.evaluation.reasons[4].result = "review";
+    detail.evaluation.valid_until = "2026-03-02T12:00:00.000Z";
+    const report = verifyEvaluation(detail);
+    expect(report.mismatches).toEqual([
+      "decision is REVIEW, recomputed PASS",
+      `valid_until is 2026-03-02T12:00:00.000Z, recomputed ${ev.valid_until}`,
+      "reason 5 is repo_gone/review, recomputed repo_gone/pass",
+    ]);
+  });
+
+  it("reports a wrong policy digest and a changed evaluation time", () => {
+    const detail = detailOf(ev);
+    detail.evaluation.policy_digest = `sha256:${"0".repeat(64)}`;
+    detail.evaluation.evaluated_at = "2026-03-01T12:00:00.001Z";
+    const report = verifyEvaluation(detail);
+    expect(report.mismatches[0]).toBe(`policy_digest is sha256:${"0".repeat(64)}, recomputed ${ev.policy.digest}`);
+    expect(report.mismatches.some((m) => m.startsWith("decision_input_digest"))).toBe(true);
+  });
+
+  it("warns when the evaluation names another engine version, and checks digests with that version", () => {
+    const old = evaluate({ facts: buildFacts(), policy: STRICT_POLICY, now: NOW, engineVersion: "0.0.1" });
+    const report = verifyEvaluation(detailOf(old));
+    expect(report.ok).toBe(true);
+    expect(report.warnings).toEqual([
+      `the evaluation names engine 0.0.1; the decision and reasons were recomputed with engine ${ENGINE_VERSION}`,
+    ]);
+  });
+
+  it("reports malformed input without throwing", () => {
+    expect(verifyEvaluation(null).mismatches).toEqual(["input is not an evaluation object"]);
+    expect(verifyEvaluation({ ok: true, evaluation: {} }).ok).toBe(false);
+    const detail = detailOf(ev);
+    detail.evaluation.policy_id = "builtin:lenient";
+    expect(verifyEvaluation(detail).mismatches).toEqual(["policy_id builtin:lenient is not a built-in policy"]);
+    const bad = detailOf(ev);
+    bad.evaluation.facts.server.listing_observed_at = "yesterday";
+    expect(verifyEvaluation(bad).mismatches.some((m) => m.startsWith("facts do not match facts schema 1"))).toBe(true);
+  });
+});
