@@ -1,0 +1,71 @@
+import { isNull, and, ne } from "drizzle-orm";
+import type { Queryable } from "@/lib/db/client";
+import { servers } from "@/lib/db/schema";
+import type { BrandClaim } from "@/lib/engine/facts";
+import { GENERIC_TOKENS, REVIEWED_BRANDS, type Brand } from "./brands";
+import { namespaceVerification } from "./derive-identity";
+
+const CACHE_MS = 10 * 60_000;
+let cache: { at: number; brands: Brand[] } | null = null;
+
+/** Splits a name or title into lower-case words: "Stripe-MCP server" → ["stripe", "mcp", "server"]. */
+export function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/**
+ * Brands: the reviewed list plus one brand per verified DNS namespace in the
+ * catalog (com.acme → "acme", verified by com.acme and its subdomains), so a
+ * company that publishes under its own domain is protected without review.
+ */
+export async function loadBrands(db: Queryable, now = Date.now()): Promise<Brand[]> {
+  if (cache && now - cache.at < CACHE_MS) return cache.brands;
+  const rows = await db.selectDistinct({ namespace: servers.namespace }).from(servers).where(and(isNull(servers.delistedAt), ne(servers.namespace, "")));
+  const byToken = new Map<string, Brand>();
+  for (const b of REVIEWED_BRANDS) for (const t of b.tokens) byToken.set(t, b);
+  const derived: Brand[] = [];
+  for (const { namespace } of rows) {
+    if (namespaceVerification(namespace) !== "dns") continue;
+    const label = namespace.toLowerCase().split(".")[1];
+    if (!label || label.length < 4 || GENERIC_TOKENS.has(label) || byToken.has(label)) continue;
+    const brand: Brand = { brand: label, tokens: [label], namespaces: [namespace.split(".").slice(0, 2).join(".").toLowerCase()] };
+    byToken.set(label, brand);
+    derived.push(brand);
+  }
+  cache = { at: now, brands: [...REVIEWED_BRANDS, ...derived] };
+  return cache.brands;
+}
+
+export function resetBrandCache() {
+  cache = null;
+}
+
+function ownsNamespace(brand: Brand, namespace: string): boolean {
+  const ns = namespace.toLowerCase();
+  return brand.namespaces.some((owned) => ns === owned || ns.startsWith(`${owned}.`));
+}
+
+/**
+ * The brands a listing's name part or title uses. A claim from a namespace the
+ * brand does not own is unverified; one that also calls itself "official" is
+ * impersonation.
+ */
+export function claimsOf(brands: Brand[], listing: { name: string; namespace: string; title: string | null; description?: string | null }): BrandClaim[] {
+  const serverPart = listing.name.slice(listing.name.indexOf("/") + 1);
+  const said = new Set([...words(serverPart), ...words(listing.title ?? "")]);
+  const official = /\bofficial\b/i.test(`${listing.title ?? ""} ${listing.description ?? ""} ${serverPart}`);
+  const claims: BrandClaim[] = [];
+  for (const b of brands) {
+    if (!b.tokens.some((t) => said.has(t))) continue;
+    const verified = ownsNamespace(b, listing.namespace);
+    claims.push({ brand: b.brand, verified_by_namespace: verified, impersonation: !verified && official });
+  }
+  return claims.sort((a, b) => a.brand.localeCompare(b.brand));
+}
+
+export async function findBrandClaims(db: Queryable, listing: { name: string; namespace: string; title: string | null; description?: string | null }) {
+  return claimsOf(await loadBrands(db), listing);
+}
