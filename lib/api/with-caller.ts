@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { errorResponse, json } from "./respond";
+import {
+  chargeCaller,
+  checkBurst,
+  quotaHeaders,
+  requireKey,
+  resolveCaller,
+  type Caller,
+  type ChargeResult,
+  type QuotaState,
+} from "@/lib/quota";
 
 export interface RouteContext<P> {
   req: Request;
@@ -8,22 +18,64 @@ export interface RouteContext<P> {
   requestId: string;
   /** Headers the adapter adds to the response (quota headers, cache headers, …). */
   headers: Headers;
+  /** Who is calling (anonymous `free` tier when no key was sent). */
+  caller: Caller;
+  /**
+   * Pays for `subject` on this UTC day (`cost` defaults to the route's `cost`
+   * option): credits for keyed callers, the daily lookup allowance for
+   * anonymous ones; a repeat of the same subject the same day is free. Call it
+   * after input validation and the existence check, so rejected requests spend
+   * nothing. Throws 402 payment_required or 429 rate_limited.
+   */
+  charge: (subject: string, cost?: number) => Promise<ChargeResult>;
+}
+
+export interface WithCallerOptions {
+  /** 401 unless a valid x-api-key was sent. */
+  keyRequired?: boolean;
+  /** Burst limits and quota headers; `charge` works only on metered routes. */
+  metered?: boolean;
+  /** Default cost of `charge(subject)` on this route. */
+  cost?: number;
 }
 
 type Handler<P> = (ctx: RouteContext<P>) => Promise<unknown>;
 
 /**
- * Wraps a route handler: the handler parses input, calls one service function and
- * returns data (sent as JSON 200) or a Response; every thrown error becomes the
- * contract's Error body.
+ * Wraps a route handler (Dub's withWorkspace shape). In order: resolve the key
+ * (invalid or revoked → 401 even where a key is optional; missing where
+ * required → 401), burst limit on metered routes (429), then the handler, which
+ * parses input (400), finds the resource (404) and calls `charge` (402/429).
+ * The handler returns data (sent as JSON 200) or a Response; every thrown error
+ * becomes the contract's Error body; metered responses, errors included, carry
+ * the quota headers.
  */
-export function withCaller<P = Record<string, string>>(handler: Handler<P>) {
+export function withCaller<P = Record<string, string>>(handler: Handler<P>, options: WithCallerOptions = {}) {
+  const metered = options.metered === true;
   return async (req: Request, ctx?: { params?: Promise<P> }): Promise<Response> => {
     const requestId = randomUUID();
     const headers = new Headers();
+    let caller: Caller | undefined;
+    const state: QuotaState = {};
+    const withQuotaHeaders = () => {
+      if (metered && caller) for (const [k, v] of Object.entries(quotaHeaders(caller, state))) headers.set(k, v);
+    };
     try {
+      const resolved = await resolveCaller(req);
+      if (options.keyRequired) requireKey(resolved.caller);
+      // set only now: a 401 carries no quota headers
+      caller = resolved.caller;
+      Object.assign(state, resolved.state);
+      if (metered) await checkBurst(caller, state);
+      const who = caller;
+      const charge = async (subject: string, cost = options.cost): Promise<ChargeResult> => {
+        if (!metered) throw new Error("charge() called on a route wrapped without { metered: true }");
+        if (cost === undefined) throw new Error("charge() needs a cost (argument or the route's cost option)");
+        return chargeCaller(who, subject, cost, { state });
+      };
       const params = ((await ctx?.params) ?? {}) as P;
-      const result = await handler({ req, url: new URL(req.url), params, requestId, headers });
+      const result = await handler({ req, url: new URL(req.url), params, requestId, headers, caller, charge });
+      withQuotaHeaders();
       if (result instanceof Response) {
         headers.forEach((v, k) => {
           if (!result.headers.has(k)) result.headers.set(k, v);
@@ -32,6 +84,7 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>) {
       }
       return json(result, { status: 200, headers });
     } catch (err) {
+      withQuotaHeaders();
       return errorResponse(err, requestId, Object.fromEntries(headers));
     }
   };

@@ -1,0 +1,40 @@
+import type { Tier } from "@/lib/config";
+
+export type { Tier };
+
+/** Who is calling: what service functions of every capability receive (REST, MCP, pages). */
+export interface Caller {
+  tier: Tier;
+  /** null for anonymous (free tier) callers. */
+  accountId: string | null;
+  keyId: string | null;
+  /** The client IP (lib/api/client-ip.ts rules); the anonymous allowance is counted per IP. */
+  ip: string;
+}
+
+export interface WindowState {
+  /** Quota units in the window. */
+  limit: number;
+  remaining: number;
+  /** When the window ends. */
+  resetAt: Date;
+  /** Window length in seconds (RateLimit-Policy `w`). */
+  windowSeconds: number;
+}
+
+/**
+ * What the quota path learnt during one request, for the response headers. Filled
+ * by resolveCaller (credits), checkBurst (burst, anonymous daily) and chargeCaller
+ * (updated credits / daily), each of which returns the state it changed.
+ */
+export interface QuotaState {
+  burst?: WindowState;
+  /** Anonymous callers: distinct lookups today. */
+  daily?: WindowState;
+  /** Keyed callers: the wallet's remaining credits. */
+  creditsRemaining?: number;
+}
+
+export function isAnonymous(caller: Caller): boolean {
+  return caller.accountId === null;
+}

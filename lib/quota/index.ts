@@ -1,0 +1,14 @@
+// The one quota entry point (DESIGN §1, §7): REST (lib/api/with-caller.ts) and
+// the MCP endpoint call these same functions.
+export type { Caller, QuotaState, Tier, WindowState } from "./caller";
+export { isAnonymous } from "./caller";
+export { API_KEY_HEADER, callerInputFrom, requireKey, resolveCaller } from "./resolve-caller";
+export type { CallerInput, ResolvedCaller } from "./resolve-caller";
+export { checkBurst, burstBucket, burstLimit } from "./check-burst";
+export { chargeCaller } from "./charge-caller";
+export type { ChargeOptions, ChargeResult } from "./charge-caller";
+export { quotaHeaders } from "./quota-headers";
+export { readWallet, spendCredits, refillWalletIfNewMonth, monthlyGrant } from "./wallet";
+export type { WalletView } from "./wallet";
+export { pruneQuotaRows } from "./prune-quota-rows";
+export { utcDay, utcMonthStart } from "./utc";

@@ -1,0 +1,384 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { withCaller } from "@/lib/api/with-caller";
+import { invalidRequest, notFound } from "@/lib/api/errors";
+import { GET as creditsGet } from "@/app/v1/credits/route";
+import { createAccount } from "@/lib/accounts/create-account";
+import { createApiKey } from "@/lib/accounts/create-api-key";
+import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
+import { apiKeyChecksum } from "@/lib/accounts/api-key-format";
+import { creditCharges, creditWallets } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/client";
+import { resetDb } from "../helpers/db";
+
+// A metered test-only route shaped like the real lookups: validate (400), find
+// (404), then charge. `cost` lets one route stand for every capability.
+const lookup = withCaller(
+  async ({ url, charge, caller }) => {
+    const name = url.searchParams.get("name") ?? "";
+    if (name.length < 2) throw invalidRequest("name: at least 2 characters");
+    if (name.startsWith("missing")) throw notFound(`no server named ${name}`);
+    const result = await charge(`lookup:${name}`, Number(url.searchParams.get("cost") ?? "1"));
+    return { ok: true, name, tier: caller.tier, charged: result.charged, repeat: result.repeat };
+  },
+  { metered: true },
+);
+const keyOnly = withCaller(async ({ charge }) => (await charge("watch:x"), { ok: true }), {
+  metered: true,
+  keyRequired: true,
+  cost: 10,
+});
+const unmetered = withCaller(async ({ caller }) => ({ ok: true, tier: caller.tier }));
+const unmeteredCharging = withCaller(async ({ charge }) => (await charge("x", 1), { ok: true }));
+
+const T0 = new Date("2026-03-10T12:00:05.000Z");
+const call = (handler: (req: Request) => Promise<Response>, path: string, h: { key?: string; ip?: string } = {}) => {
+  const headers: Record<string, string> = { "x-mcp-preflight-socket-ip": h.ip ?? "203.0.113.7" };
+  if (h.key !== undefined) headers["x-api-key"] = h.key;
+  return handler(new Request(`http://localhost${path}`, { headers }));
+};
+const get = (path: string, h: { key?: string; ip?: string } = {}) => call(lookup, path, h);
+
+let db: Db;
+async function account(opts: { tier?: "registered" | "pro"; credits?: number; email?: string } = {}) {
+  const acc = await createAccount({ email: opts.email ?? `u${Math.random()}@example.test`, tier: opts.tier }, { db });
+  if (opts.credits !== undefined) {
+    await db.update(creditWallets).set({ grantRemaining: opts.credits }).where(eq(creditWallets.accountId, acc.id));
+  }
+  const k = await createApiKey(acc.id, { db });
+  return { accountId: acc.id, ...k };
+}
+async function remaining(accountId: string): Promise<number> {
+  const [w] = await db.select().from(creditWallets).where(eq(creditWallets.accountId, accountId));
+  return w.grantRemaining + w.purchasedRemaining;
+}
+function wellFormedUnknownKey(): string {
+  const body = "catk_" + "A".repeat(32);
+  return body + apiKeyChecksum(body);
+}
+
+beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ["Date"], now: T0 });
+  db = await resetDb();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("401: keys that are missing, invalid or revoked", () => {
+  it.each([
+    ["a malformed key on an optional-key route", "optional", "not-a-key"],
+    ["a key with a wrong checksum on an optional-key route", "optional", "catk_" + "A".repeat(32) + "zzzzzz"],
+    ["a well-formed unknown key on an optional-key route", "optional", "unknown"],
+    ["a revoked key on an optional-key route", "optional", "revoked"],
+    ["no key on a key-required route", "required", undefined],
+    ["a revoked key on a key-required route", "required", "revoked"],
+    ["no key on /v1/credits", "credits", undefined],
+    ["an unknown key on /v1/credits", "credits", "unknown"],
+    ["a revoked key on /v1/credits", "credits", "revoked"],
+  ] as const)("answers %s with 401 unauthorized and spends nothing", async (_label, route, keyKind) => {
+    const acc = await account();
+    let key: string | undefined = keyKind;
+    if (keyKind === "revoked") {
+      expect(await revokeApiKey(acc.accountId, acc.keyId, { db })).toBe(true);
+      key = acc.key;
+    }
+    if (keyKind === "unknown") key = wellFormedUnknownKey();
+    const res =
+      route === "optional"
+        ? await get("/v1/lookup?name=io.github.a/b", { key })
+        : route === "required"
+          ? await call(keyOnly, "/v1/watch", { key })
+          : await call(creditsGet, "/v1/credits", { key });
+    expect(res.status).toBe(401);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ ok: false, error: "unauthorized", message: expect.any(String) });
+    if (key) expect(text).not.toContain(key);
+    expect(res.headers.get("x-tier")).toBeNull();
+    expect(await remaining(acc.accountId)).toBe(1000);
+    expect(await db.select().from(creditCharges)).toEqual([]);
+  });
+
+  it("revocation takes effect on the very next request", async () => {
+    const acc = await account();
+    expect((await get("/v1/lookup?name=io.github.a/b", { key: acc.key })).status).toBe(200);
+    await revokeApiKey(acc.accountId, acc.keyId, { db });
+    expect((await get("/v1/lookup?name=io.github.a/b", { key: acc.key })).status).toBe(401);
+  });
+
+  it("does not let one account revoke another's key", async () => {
+    const a = await account();
+    const b = await account();
+    expect(await revokeApiKey(a.accountId, b.keyId, { db })).toBe(false);
+    expect((await get("/v1/lookup?name=x1", { key: b.key })).status).toBe(200);
+  });
+});
+
+describe("402: the credit wallet", () => {
+  it.each([
+    ["an empty wallet", 0, 1],
+    ["a wallet short of a preflight's 5 credits", 4, 5],
+  ])("answers %s with 402 payment_required and leaves it untouched", async (_label, credits, cost) => {
+    const acc = await account({ credits });
+    const res = await get(`/v1/lookup?name=io.github.a/b&cost=${cost}`, { key: acc.key });
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({ ok: false, error: "payment_required", message: expect.any(String) });
+    expect(res.headers.get("x-credits-remaining")).toBe(String(credits));
+    expect(await remaining(acc.accountId)).toBe(credits);
+    // nothing was recorded as paid: after a top-up the same subject is charged
+    expect(await db.select().from(creditCharges)).toEqual([]);
+    await db.update(creditWallets).set({ purchasedRemaining: 10 }).where(eq(creditWallets.accountId, acc.accountId));
+    const again = await get(`/v1/lookup?name=io.github.a/b&cost=${cost}`, { key: acc.key });
+    expect(again.status).toBe(200);
+    expect(await remaining(acc.accountId)).toBe(credits + 10 - cost);
+  });
+
+  it("spends the grant first, then purchased credits, and never goes below zero", async () => {
+    const acc = await account({ credits: 3 });
+    await db.update(creditWallets).set({ purchasedRemaining: 4 }).where(eq(creditWallets.accountId, acc.accountId));
+    expect((await get("/v1/lookup?name=aa&cost=5", { key: acc.key })).status).toBe(200);
+    const [w] = await db.select().from(creditWallets).where(eq(creditWallets.accountId, acc.accountId));
+    expect([w.grantRemaining, w.purchasedRemaining]).toEqual([0, 2]);
+    expect((await get("/v1/lookup?name=bb&cost=5", { key: acc.key })).status).toBe(402);
+    expect((await get("/v1/lookup?name=cc&cost=2", { key: acc.key })).status).toBe(200);
+    expect(await remaining(acc.accountId)).toBe(0);
+  });
+});
+
+describe("429: burst limits", () => {
+  it.each([
+    ["a key", "keyed", 60],
+    ["an anonymous client IP", "anonymous", 30],
+  ] as const)("allows %s its burst per minute, then answers 429 with retry_after in seconds", async (_l, kind, limit) => {
+    const acc = await account();
+    const key = kind === "keyed" ? acc.key : undefined;
+    for (let i = 0; i < limit; i++) {
+      const res = await get("/v1/lookup?name=io.github.a/b", { key });
+      expect(res.status).toBe(200);
+    }
+    const res = await get("/v1/lookup?name=io.github.other/new", { key });
+    expect(res.status).toBe(429);
+    const body = await res.json();
+    // T0 is 5 s into its minute: 55 s to the next window
+    expect(body).toEqual({
+      ok: false,
+      error: "rate_limited",
+      message: expect.stringMatching(/burst/),
+      retry_after: 55,
+      reset_at: "2026-03-10T12:01:00.000Z",
+    });
+    expect(res.headers.get("retry-after")).toBe("55");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(res.headers.get("ratelimit")).toContain(`"burst";r=0;t=55`);
+    // the rejected request spent nothing
+    if (kind === "keyed") expect(await remaining(acc.accountId)).toBe(999);
+    else expect(res.headers.get("x-ratelimit-resource")).toBe("burst");
+    // the next window lets the caller in again
+    vi.setSystemTime(new Date("2026-03-10T12:01:00.000Z"));
+    expect((await get("/v1/lookup?name=io.github.a/b", { key })).status).toBe(200);
+  });
+
+  it("counts bursts per key and per IP separately", async () => {
+    const a = await account();
+    const b = await account();
+    for (let i = 0; i < 60; i++) await get("/v1/lookup?name=aa", { key: a.key });
+    expect((await get("/v1/lookup?name=aa", { key: a.key })).status).toBe(429);
+    expect((await get("/v1/lookup?name=aa", { key: b.key })).status).toBe(200);
+    expect((await get("/v1/lookup?name=aa", { ip: "198.51.100.1" })).status).toBe(200);
+  });
+});
+
+describe("anonymous daily allowance: 10 unique lookups per UTC day per IP", () => {
+  it("counts distinct subjects, lets repeats through free and answers the 11th with 429 until midnight", async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await get(`/v1/lookup?name=io.github.a/s${i}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-ratelimit-limit")).toBe("10");
+      expect(res.headers.get("x-ratelimit-remaining")).toBe(String(9 - i));
+    }
+    const res = await get("/v1/lookup?name=io.github.a/s10");
+    expect(res.status).toBe(429);
+    const secondsToMidnight = 12 * 3600 - 5;
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: "rate_limited",
+      message: expect.stringMatching(/10 distinct lookups per UTC day/),
+      retry_after: secondsToMidnight,
+      reset_at: "2026-03-11T00:00:00.000Z",
+    });
+    expect(res.headers.get("retry-after")).toBe(String(secondsToMidnight));
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(res.headers.get("x-ratelimit-resource")).toBe("daily");
+
+    // a repeat of an earlier lookup is free, also past the limit
+    const repeat = await get("/v1/lookup?name=io.github.a/s3");
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toMatchObject({ repeat: true });
+    // another IP has its own allowance
+    expect((await get("/v1/lookup?name=io.github.a/s10", { ip: "198.51.100.9" })).status).toBe(200);
+    // a new UTC day starts afresh
+    vi.setSystemTime(new Date("2026-03-11T00:00:00.000Z"));
+    expect((await get("/v1/lookup?name=io.github.a/s10")).status).toBe(200);
+  });
+
+  it("ignores x-forwarded-for unless TRUST_PROXY is set", async () => {
+    const spoof = (ip: string) =>
+      lookup(new Request(`http://localhost/v1/lookup?name=n-${ip}`, { headers: { "x-mcp-preflight-socket-ip": "203.0.113.50", "x-forwarded-for": ip } }));
+    for (let i = 0; i < 10; i++) expect((await spoof(`10.0.0.${i}`)).status).toBe(200);
+    expect((await spoof("10.0.0.99")).status).toBe(429);
+    process.env.TRUST_PROXY = "1";
+    try {
+      expect((await spoof("10.0.0.100")).status).toBe(200);
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
+  });
+});
+
+describe("repeats and rejected requests", () => {
+  it("charges a repeat of the same subject on the same UTC day once, and again the next day", async () => {
+    const acc = await account();
+    const first = await get("/v1/lookup?name=io.github.a/b&cost=5", { key: acc.key });
+    expect(await first.json()).toMatchObject({ charged: 5, repeat: false });
+    expect(first.headers.get("x-credits-remaining")).toBe("995");
+    const second = await get("/v1/lookup?name=io.github.a/b&cost=5", { key: acc.key });
+    expect(await second.json()).toMatchObject({ charged: 0, repeat: true });
+    expect(second.headers.get("x-credits-remaining")).toBe("995");
+    // a second key of the same account is the same caller
+    const other = await createApiKey(acc.accountId, { db });
+    expect(await (await get("/v1/lookup?name=io.github.a/b&cost=5", { key: other.key })).json()).toMatchObject({ repeat: true });
+    vi.setSystemTime(new Date("2026-03-11T08:00:00.000Z"));
+    expect(await (await get("/v1/lookup?name=io.github.a/b&cost=5", { key: acc.key })).json()).toMatchObject({ charged: 5 });
+    expect(await remaining(acc.accountId)).toBe(990);
+  });
+
+  it.each([
+    ["400 invalid_request", "/v1/lookup?name=x", 400],
+    ["404 not_found", "/v1/lookup?name=missing/one", 404],
+  ])("spends nothing on %s, keyed or anonymous, and still sends the quota headers", async (_l, path, status) => {
+    const acc = await account();
+    const keyed = await get(path, { key: acc.key });
+    expect(keyed.status).toBe(status);
+    expect(keyed.headers.get("x-credits-remaining")).toBe("1000");
+    expect(keyed.headers.get("x-tier")).toBe("registered");
+    expect(await remaining(acc.accountId)).toBe(1000);
+    const anon = await get(path);
+    expect(anon.status).toBe(status);
+    expect(anon.headers.get("x-ratelimit-remaining")).toBe("10");
+    // the next real lookup is the first of the day
+    expect((await get("/v1/lookup?name=io.github.a/b")).headers.get("x-ratelimit-remaining")).toBe("9");
+  });
+});
+
+describe("headers of metered responses", () => {
+  it.each([
+    [
+      "an anonymous caller",
+      undefined,
+      {
+        "x-tier": "free",
+        "x-ratelimit-limit": "10",
+        "x-ratelimit-remaining": "9",
+        "x-ratelimit-reset": String(Date.parse("2026-03-11T00:00:00Z") / 1000),
+        "x-ratelimit-resource": "daily",
+        "x-credits-remaining": null,
+        "ratelimit-policy": `"burst";q=30;w=60, "daily";q=10;w=86400`,
+        ratelimit: `"burst";r=29;t=55, "daily";r=9;t=43195`,
+      },
+    ],
+    [
+      "a registered key",
+      "registered",
+      {
+        "x-tier": "registered",
+        "x-ratelimit-limit": "60",
+        "x-ratelimit-remaining": "59",
+        "x-ratelimit-reset": String(Date.parse("2026-03-10T12:01:00Z") / 1000),
+        "x-ratelimit-resource": "burst",
+        "x-credits-remaining": "999",
+        "ratelimit-policy": `"burst";q=60;w=60`,
+        ratelimit: `"burst";r=59;t=55`,
+      },
+    ],
+    [
+      "a pro key",
+      "pro",
+      {
+        "x-tier": "pro",
+        "x-ratelimit-limit": "60",
+        "x-ratelimit-remaining": "59",
+        "x-credits-remaining": "19999",
+        "ratelimit-policy": `"burst";q=60;w=60`,
+      },
+    ],
+  ] as const)("sends the tier, rate-limit and credit headers to %s", async (_l, tier, expected) => {
+    const key = tier ? (await account({ tier })).key : undefined;
+    const res = await get("/v1/lookup?name=io.github.a/b", { key });
+    expect(res.status).toBe(200);
+    for (const [name, value] of Object.entries(expected)) expect([name, res.headers.get(name)]).toEqual([name, value]);
+  });
+
+  it("sends no quota headers on unmetered routes, which never spend", async () => {
+    const acc = await account();
+    const res = await call(unmetered, "/v1/stats", { key: acc.key });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, tier: "registered" });
+    for (const h of ["x-tier", "x-ratelimit-limit", "x-credits-remaining", "ratelimit"]) expect(res.headers.get(h)).toBeNull();
+    expect(await remaining(acc.accountId)).toBe(1000);
+    // charging on an unmetered route is a programming error, not a silent spend
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect((await call(unmeteredCharging, "/v1/stats", { key: acc.key })).status).toBe(500);
+    expect(await remaining(acc.accountId)).toBe(1000);
+  });
+
+  it("answers a key-required metered route with 200 and charges its default cost", async () => {
+    const acc = await account();
+    const res = await call(keyOnly, "/v1/watch", { key: acc.key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-credits-remaining")).toBe("990");
+  });
+});
+
+describe("GET /v1/credits", () => {
+  it("returns the wallet and spends nothing", async () => {
+    const acc = await account();
+    await get("/v1/lookup?name=io.github.a/b&cost=5", { key: acc.key });
+    for (let i = 0; i < 2; i++) {
+      const res = await call(creditsGet, "/v1/credits", { key: acc.key });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        ok: true,
+        tier: "registered",
+        remaining: 995,
+        grant: 1000,
+        grant_remaining: 995,
+        purchased: 0,
+        period_start: "2026-03-01T00:00:00.000Z",
+        period_end: "2026-04-01T00:00:00.000Z",
+        costs: { search: 1, lookup: 1, preflight: 5, stamp: 5, watch_subscribe: 10, lookalikes: 1, config_audit: 1 },
+      });
+    }
+  });
+
+  it("refills the grant at the first call of a new UTC month and keeps purchased credits", async () => {
+    const acc = await account({ credits: 7 });
+    await db.update(creditWallets).set({ purchasedRemaining: 30 }).where(eq(creditWallets.accountId, acc.accountId));
+    vi.setSystemTime(new Date("2026-04-01T00:00:01.000Z"));
+    const [a, b] = await Promise.all([
+      call(creditsGet, "/v1/credits", { key: acc.key }),
+      call(creditsGet, "/v1/credits", { key: acc.key }),
+    ]);
+    for (const res of [a, b]) {
+      expect(await res.json()).toMatchObject({
+        remaining: 1030,
+        grant: 1000,
+        grant_remaining: 1000,
+        purchased: 30,
+        period_start: "2026-04-01T00:00:00.000Z",
+        period_end: "2026-05-01T00:00:00.000Z",
+      });
+    }
+    const lookup1 = await get("/v1/lookup?name=aa", { key: acc.key });
+    expect(lookup1.headers.get("x-credits-remaining")).toBe("1029");
+  });
+});
