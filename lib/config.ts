@@ -99,3 +99,87 @@ export function devMailboxEnabled(): boolean {
   if (process.env.VERCEL_ENV === "production" || process.env.VERCEL === "1") return process.env.DEV_MAILBOX === "1";
   return true;
 }
+
+// ---------------------------------------------------------------------------
+// Outbound requests and the evidence harvester (docs/harvester.md)
+
+/**
+ * Test-only exception to "outbound requests reach public addresses only":
+ * comma-separated IPs, CIDR ranges or host names (e.g. 127.0.0.1 for the fake
+ * upstreams). Empty in production.
+ */
+export function outboundAllowHosts(): string {
+  return process.env.OUTBOUND_ALLOW_HOSTS ?? "";
+}
+
+const base = (v: string | undefined, dflt: string) => (v || dflt).replace(/\/+$/, "");
+
+export const DEFAULT_GITHUB_API_URL = "https://api.github.com";
+export const DEFAULT_NPM_REGISTRY_URL = "https://registry.npmjs.org";
+export const DEFAULT_PYPI_URL = "https://pypi.org";
+export const DEFAULT_OSV_API_URL = "https://api.osv.dev";
+
+/** GitHub REST base; GraphQL is `${GITHUB_API_URL}/graphql` (GITHUB_GRAPHQL_URL overrides). */
+export const githubApiUrl = () => base(process.env.GITHUB_API_URL, DEFAULT_GITHUB_API_URL);
+export const githubGraphqlUrl = () => base(process.env.GITHUB_GRAPHQL_URL, `${githubApiUrl()}/graphql`);
+/** GraphQL batching needs a token; without one the harvester falls back to REST (60 requests/hour). */
+export const githubToken = () => process.env.GITHUB_TOKEN || undefined;
+export const npmRegistryUrl = () => base(process.env.NPM_REGISTRY_URL, DEFAULT_NPM_REGISTRY_URL);
+export const pypiUrl = () => base(process.env.PYPI_URL, DEFAULT_PYPI_URL);
+export const osvApiUrl = () => base(process.env.OSV_API_URL, DEFAULT_OSV_API_URL);
+
+/** The User-Agent every upstream sees (PyPI asks for contact details in it). */
+export function upstreamUserAgent(): string {
+  return process.env.UPSTREAM_USER_AGENT || `mcp-preflight harvester (+${siteUrl()})`;
+}
+
+/** Per-request timeout of upstream sources; liveness probes use LIVENESS_TIMEOUT_MS. */
+export const upstreamTimeoutMs = () => Number(process.env.UPSTREAM_TIMEOUT_MS || UPSTREAM_TIMEOUT_MS);
+export const livenessTimeoutMs = () => Number(process.env.LIVENESS_TIMEOUT_MS || 8_000);
+
+export const HOUR_MS = 3_600_000;
+
+/** Freshness targets: an observation older than this is due again. */
+export const FRESHNESS_MS = {
+  repo: 24 * HOUR_MS,
+  jspkg: 24 * HOUR_MS,
+  pypkg: 24 * HOUR_MS,
+  vuln: 24 * HOUR_MS,
+  liveness: 6 * HOUR_MS,
+} as const;
+
+/** Upstream batch sizes: GitHub GraphQL aliases per query, OSV queries per querybatch. */
+export const GITHUB_GRAPHQL_BATCH = 100;
+export const OSV_BATCH = 1000;
+
+/**
+ * Per-run call budgets by source: a run stops calling a source when its budget
+ * is spent, and the next run resumes with the stalest items. GitHub's is well
+ * under the 5,000 points/hour a token gets; npm and PyPI publish no read limit.
+ */
+export const HARVEST_CALL_BUDGET = {
+  repo: Number(process.env.HARVEST_BUDGET_REPO || 1_000),
+  jspkg: Number(process.env.HARVEST_BUDGET_JSPKG || 30_000),
+  pypkg: Number(process.env.HARVEST_BUDGET_PYPKG || 30_000),
+  vuln: Number(process.env.HARVEST_BUDGET_VULN || 5_000),
+  liveness: Number(process.env.HARVEST_BUDGET_LIVENESS || 10_000),
+} as const;
+
+/** Requests in flight per source (GitHub and OSV batches go one at a time). */
+export const HARVEST_CONCURRENCY = {
+  jspkg: Number(process.env.HARVEST_CONCURRENCY_JSPKG || 8),
+  pypkg: Number(process.env.HARVEST_CONCURRENCY_PYPKG || 8),
+  vuln: Number(process.env.HARVEST_CONCURRENCY_VULN || 8),
+  liveness: Number(process.env.HARVEST_CONCURRENCY_LIVENESS || 16),
+} as const;
+
+/** Items claimed (leased) and written per transaction. */
+export const HARVEST_CHUNK = 100;
+/** A lease outlives a slow chunk; a crashed holder's items return after this. */
+export const HARVEST_LEASE_MS = 10 * 60_000;
+
+/** The embedded server's harvest timer; 0 turns it off. */
+export function harvestIntervalMs(): number {
+  const v = process.env.HARVEST_INTERVAL_MS;
+  return v === undefined || v === "" ? HOUR_MS : Number(v);
+}

@@ -1,6 +1,10 @@
 import { and, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db/client";
-import { registrySyncs, repositories, serverPackages, serverRemotes, servers, serverVersions } from "@/lib/db/schema";
+import { registrySyncs, repositories, serverPackages, serverRemotes, servers, serverVersions, type ServerRow } from "@/lib/db/schema";
+import { recordChanges } from "@/lib/harvest/record-changes";
+import { registryChanges, remoteUrlSets, urlSet, type ListedState } from "@/lib/harvest/registry-changes";
+import { loadServerEvidence } from "@/lib/harvest/load-server-evidence";
+import { stateChanges } from "@/lib/harvest/state-changes";
 import { normalizeRegistryEntry, type RegistryEntry } from "./normalize-registry-entry";
 import { normalizeRepositoryUrl } from "./repository-url";
 
@@ -24,6 +28,8 @@ export interface IngestCounts {
   versionsInserted: number;
   versionsUpdated: number;
   versionsUnchanged: number;
+  /** Change records written (server_new, registry_status, …). */
+  changes: number;
 }
 
 export interface IngestResult {
@@ -70,6 +76,7 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
     versionsInserted: 0,
     versionsUpdated: 0,
     versionsUnchanged: 0,
+    changes: 0,
   };
 
   const [sync] = await db
@@ -149,6 +156,13 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
   for (const part of chunks(names, 5000)) {
     for (const row of await tx.select().from(servers).where(inArray(servers.name, part))) existing.set(row.name, row);
   }
+  // The catalog as it was, for change detection: rows, latest remote sets, and
+  // (complete listings) the servers this listing will delist.
+  const prior = new Map(existing);
+  const priorRemotes = await remoteUrlSets(tx, [...prior.values()].flatMap((r) => (r.latestVersionId ? [r.latestVersionId] : [])));
+  const toDelist: ServerRow[] = opts.complete
+    ? (await tx.select().from(servers).where(isNull(servers.delistedAt))).filter((r) => !byName.has(r.name))
+    : [];
 
   // The entry that describes the server: the one the registry marks latest. A new
   // server seen only through non-latest rows (possible in incremental runs) is
@@ -206,6 +220,17 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     else if (k.contentHash !== e.contentHash) toUpdate.push({ entry: e, id: k.id });
     else counts.versionsUnchanged++;
   }
+
+  // Servers whose health/verified may move with this listing: new or changed
+  // versions, relisting, delisting. Their evidence is read before any write.
+  const touched = new Set<number>();
+  for (const { entry } of [...toInsert, ...toUpdate]) {
+    const row = prior.get(entry.name);
+    if (row) touched.add(row.id);
+  }
+  for (const row of prior.values()) if (row.delistedAt) touched.add(row.id);
+  for (const row of toDelist) touched.add(row.id);
+  const evidenceBefore = await loadServerEvidence(tx, [...touched]);
 
   const versionIds = new Map<RegistryEntry, number>();
   for (const part of chunks(toInsert)) {
@@ -281,6 +306,30 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
       .returning({ id: servers.id });
     counts.serversDelisted = delisted.length;
   }
+
+  const listed = (name: string): ListedState | null => {
+    const cur = current.get(name);
+    return cur && cur.isLatest
+      ? { status: cur.status, specEra: cur.specEra, version: cur.version, remoteUrls: urlSet(cur.remotes.map((r) => r.url)) }
+      : null;
+  };
+  const found = registryChanges({
+    observedAt: opts.observedAt,
+    fresh: fresh.map((name) => {
+      const cur = current.get(name) ?? null;
+      // a new server seen only through non-latest rows is described by its newest one
+      const state = cur ? { status: cur.status, specEra: cur.specEra, version: cur.version, remoteUrls: urlSet(cur.remotes.map((r) => r.url)) } : null;
+      return { id: existing.get(name)!.id, name, state };
+    }),
+    seen: [...prior.values()].map((row) => ({
+      prior: row,
+      priorRemoteUrls: row.latestVersionId ? (priorRemotes.get(row.latestVersionId) ?? []) : null,
+      state: listed(row.name),
+    })),
+    delisted: toDelist,
+  });
+  found.push(...stateChanges(evidenceBefore, await loadServerEvidence(tx, [...touched]), opts.observedAt));
+  counts.changes = (await recordChanges(tx, found)).length;
 }
 
 function describe(e: RegistryEntry | null, repoIds: Map<string, number>) {

@@ -1,13 +1,21 @@
-import { UPSTREAM_MAX_RETRIES, UPSTREAM_TIMEOUT_MS } from "@/lib/config";
+import { UPSTREAM_MAX_RETRIES, upstreamTimeoutMs, upstreamUserAgent } from "@/lib/config";
+import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
 
 export class UpstreamError extends Error {
   constructor(
     message: string,
     readonly status: number | null,
-    /** When the upstream asked us to come back (429 / Retry-After). */
+    /** When the upstream asked us to come back (429 / Retry-After / rate-limit reset). */
     readonly retryAt: Date | null = null,
   ) {
     super(message);
+  }
+}
+
+/** The upstream told us to stop until retryAt: the caller stops this source and resumes on a later run. */
+export class RateLimitedError extends UpstreamError {
+  constructor(message: string, status: number, retryAt: Date) {
+    super(message, status, retryAt);
   }
 }
 
@@ -20,65 +28,130 @@ export interface FetchJsonOptions {
   /** Longest Retry-After we are willing to sleep through inside one run. */
   maxRetryAfterMs?: number;
   signal?: AbortSignal;
+  /** Called once per HTTP request sent (retries included), for call accounting. */
+  onCall?: () => void;
+}
+
+export interface UpstreamRequestOptions extends FetchJsonOptions {
+  method?: string;
+  body?: string;
+  /** Parse the body as JSON; a malformed body is retried like a 5xx. */
+  json?: boolean;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Headers;
+  /** The final URL after redirects. */
+  url: string;
+  redirected: boolean;
+  text: string;
+  /** Parsed body when `json` was asked and the status is 2xx. */
+  body?: unknown;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function retryAfterMs(res: Response): number | null {
-  const h = res.headers.get("retry-after");
-  if (!h) return null;
-  const secs = Number(h);
-  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-  const at = Date.parse(h);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+/** How long the upstream asked us to wait: Retry-After (seconds or a date) or x-ratelimit-reset (epoch seconds). */
+export function retryDelayMs(headers: Headers, now = Date.now()): number | null {
+  const h = headers.get("retry-after");
+  if (h) {
+    const secs = Number(h);
+    if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+    const at = Date.parse(h);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
+  }
+  const reset = headers.get("x-ratelimit-reset");
+  if (reset && Number.isFinite(Number(reset))) return Math.max(0, Number(reset) * 1000 - now);
+  return null;
 }
 
+/** 429 anywhere; 403 with x-ratelimit-remaining: 0 is GitHub's way of saying the same. */
+function isRateLimit(res: { status: number; headers: Headers }): boolean {
+  return res.status === 429 || (res.status === 403 && res.headers.get("x-ratelimit-remaining") === "0");
+}
+
+// Without a hint, a rate-limited source waits at least a minute (GitHub's advice for secondary limits).
+const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
+
 /**
- * GET a JSON document with a timeout and bounded retries on 5xx, 429 and network
- * faults. A 429 whose Retry-After is longer than we may wait ends the attempt so
- * the caller can stop and resume on its next run instead of hammering.
+ * One upstream request with a timeout and bounded retries on network faults,
+ * 5xx, rate limits and (when `json`) malformed bodies. Other statuses (2xx, 304,
+ * 4xx) are returned for the caller to interpret. A rate limit whose wait is
+ * longer than we may sleep throws RateLimitedError at once, so the caller stops
+ * and resumes on its next run instead of hammering. Every request goes through
+ * fetchPublic (public addresses only).
  */
-export async function fetchJson(url: string, opts: FetchJsonOptions = {}): Promise<unknown> {
+export async function upstreamRequest(url: string, opts: UpstreamRequestOptions = {}): Promise<UpstreamResponse> {
   const retries = opts.retries ?? UPSTREAM_MAX_RETRIES;
   const backoff = opts.backoffMs ?? 500;
   const maxWait = opts.maxRetryAfterMs ?? 30_000;
   let lastError: UpstreamError | null = null;
   for (let attempt = 0; attempt <= retries; attempt++) {
-    if (attempt > 0) await sleep(backoff * 2 ** (attempt - 1));
+    if (attempt > 0 && !(lastError instanceof RateLimitedError)) await sleep(backoff * 2 ** (attempt - 1));
     let res: Response;
+    let text: string;
+    opts.onCall?.();
     try {
-      const timeout = AbortSignal.timeout(opts.timeoutMs ?? UPSTREAM_TIMEOUT_MS);
-      res = await fetch(url, {
-        headers: { accept: "application/json", "user-agent": "mcp-preflight (+catalog harvester)", ...opts.headers },
+      const timeout = AbortSignal.timeout(opts.timeoutMs ?? upstreamTimeoutMs());
+      res = await fetchPublic(url, {
+        method: opts.method ?? "GET",
+        body: opts.body,
+        headers: {
+          accept: "application/json",
+          "user-agent": upstreamUserAgent(),
+          ...(opts.body ? { "content-type": "application/json" } : {}),
+          ...opts.headers,
+        },
         signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
         redirect: "follow",
       });
+      text = await res.text();
     } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause?.code;
-      lastError = new UpstreamError(`${url}: ${(err as Error).name === "TimeoutError" ? "timed out" : (cause ?? (err as Error).message)}`, null);
+      if (err instanceof OutboundBlockedError) throw new UpstreamError(`${url}: ${err.message}`, null);
+      const e = err as Error & { cause?: { code?: string; message?: string } };
+      const why = e.name === "TimeoutError" || e.name === "AbortError" ? "timed out" : (e.cause?.code ?? e.cause?.message ?? e.message);
+      lastError = new UpstreamError(`${url}: ${why}`, null);
       continue;
     }
-    if (res.ok) {
-      const text = await res.text();
+    if (isRateLimit(res)) {
+      const wait = retryDelayMs(res.headers);
+      const retryAt = new Date(Date.now() + (wait ?? DEFAULT_RATE_LIMIT_WAIT_MS));
+      lastError = new RateLimitedError(`${url}: HTTP ${res.status} (rate limited until ${retryAt.toISOString()})`, res.status, retryAt);
+      if (wait === null || wait > maxWait || attempt === retries) {
+        if (wait === null && attempt < retries) {
+          await sleep(backoff * 2 ** attempt);
+          continue;
+        }
+        throw lastError;
+      }
+      await sleep(wait);
+      continue;
+    }
+    if (res.status >= 500) {
+      lastError = new UpstreamError(`${url}: HTTP ${res.status}`, res.status);
+      continue;
+    }
+    const out: UpstreamResponse = { status: res.status, headers: res.headers, url: res.url || url, redirected: res.redirected, text };
+    if (opts.json && res.status >= 200 && res.status < 300) {
       try {
-        return JSON.parse(text);
+        out.body = JSON.parse(text);
       } catch {
         lastError = new UpstreamError(`${url}: malformed JSON (${text.length} bytes)`, res.status);
         continue;
       }
     }
-    await res.body?.cancel().catch(() => {});
-    if (res.status === 429 || res.status >= 500) {
-      const wait = retryAfterMs(res);
-      const retryAt = wait !== null ? new Date(Date.now() + wait) : null;
-      lastError = new UpstreamError(`${url}: HTTP ${res.status}`, res.status, retryAt);
-      if (wait !== null) {
-        if (wait > maxWait || attempt === retries) throw lastError;
-        await sleep(wait);
-      }
-      continue;
-    }
-    throw new UpstreamError(`${url}: HTTP ${res.status}`, res.status);
+    return out;
   }
   throw lastError ?? new UpstreamError(`${url}: failed`, null);
+}
+
+/**
+ * GET a JSON document: retried as upstreamRequest does; any other non-2xx
+ * answer throws UpstreamError with its status.
+ */
+export async function fetchJson(url: string, opts: FetchJsonOptions = {}): Promise<unknown> {
+  const res = await upstreamRequest(url, { ...opts, json: true });
+  if (res.status < 200 || res.status >= 300) throw new UpstreamError(`${url}: HTTP ${res.status}`, res.status);
+  return res.body;
 }

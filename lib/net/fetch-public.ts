@@ -1,0 +1,88 @@
+import dns from "node:dns";
+import { isIP, type LookupFunction } from "node:net";
+import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import { currentAllowList } from "./allow-list";
+import { isPublicAddress } from "./address-policy";
+
+/** An outbound request refused because its host is or resolves to a non-public address. */
+export class OutboundBlockedError extends Error {
+  readonly code = "OUTBOUND_BLOCKED";
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(`refused to connect to ${host} (${address}): not a public address`);
+  }
+}
+
+function permitted(host: string, address: string): boolean {
+  const allow = currentAllowList();
+  return isPublicAddress(address) || allow.allowsAddress(address) || allow.allowsHost(host);
+}
+
+/**
+ * dns.lookup that fails unless every address the name resolves to is public.
+ * net.connect then connects to the addresses this returned, so a second
+ * resolution cannot rebind the connection to an internal address.
+ */
+export const publicLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, "", 4);
+    const list = addresses as dns.LookupAddress[];
+    const bad = list.find((a) => !permitted(hostname, a.address));
+    if (bad) return callback(new OutboundBlockedError(hostname, bad.address) as NodeJS.ErrnoException, "", 4);
+    if (!list.length) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 4);
+    if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+};
+
+const baseConnector = buildConnector({ lookup: publicLookup } as buildConnector.BuildOptions);
+
+/**
+ * The connector every outbound socket goes through. Literal IP hosts skip DNS,
+ * so they are checked here; names are checked by publicLookup. Redirects open
+ * their connections through the same connector, so every hop is checked.
+ */
+const publicConnector: buildConnector.connector = (opts, callback) => {
+  const host = opts.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) && !permitted(host, host)) {
+    callback(new OutboundBlockedError(host, host), null);
+    return;
+  }
+  return baseConnector(opts, callback);
+};
+
+const AGENT_KEY = Symbol.for("mcp-preflight.public-agent");
+
+/** One shared dispatcher per process (keep-alive pools are per origin). */
+export function publicAgent(): Agent {
+  const g = globalThis as unknown as Record<symbol, Agent>;
+  return (g[AGENT_KEY] ??= new Agent({ connect: publicConnector, keepAliveTimeout: 10_000 }));
+}
+
+function blockedCause(err: unknown): OutboundBlockedError | null {
+  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e instanceof OutboundBlockedError) return e;
+  }
+  return null;
+}
+
+/**
+ * fetch() for every request that leaves the service (upstream sources,
+ * liveness probes, webhooks): http(s) only, and only to public addresses,
+ * checked after DNS resolution and on every redirect hop. A refusal rejects
+ * with OutboundBlockedError; other failures reject as fetch does.
+ */
+export async function fetchPublic(input: string | URL, init: RequestInit = {}): Promise<Response> {
+  const url = new URL(input);
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new TypeError(`refused to fetch ${url.protocol} URL: only http and https leave the service`);
+  }
+  try {
+    const res = await undiciFetch(url, { ...(init as object), dispatcher: publicAgent() } as Parameters<typeof undiciFetch>[1]);
+    return res as unknown as Response;
+  } catch (err) {
+    throw blockedCause(err) ?? err;
+  }
+}

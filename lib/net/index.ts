@@ -1,0 +1,3 @@
+export { fetchPublic, OutboundBlockedError, publicAgent, publicLookup } from "./fetch-public";
+export { isPublicAddress } from "./address-policy";
+export { parseAllowList, currentAllowList } from "./allow-list";
