@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import { devMailboxEnabled } from "@/lib/config";
+import { SignInForm } from "./sign-in-form";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in" };
+
+const ERRORS: Record<string, string> = {
+  Verification: "That sign-in link has expired or was already used. Ask for a new one.",
+  EmailSignin: "The sign-in e-mail could not be sent. Try again in a moment.",
+};
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const { callbackUrl, error } = await searchParams;
+  const target = callbackUrl?.startsWith("/") ? callbackUrl : "/account";
+  return (
+    <>
+      <h1>Sign in</h1>
+      <p>
+        An account is free and needs no card: it gives you API keys and 1,000 credits a month. We e-mail you a link; no
+        password.
+      </p>
+      {error && (
+        <p className="notice error" role="alert">
+          {ERRORS[error] ?? "Sign-in failed. Ask for a new link."}
+        </p>
+      )}
+      <SignInForm callbackUrl={target} />
+      {devMailboxEnabled() && (
+        <p className="notice">
+          This server has no mail server configured (<code>SMTP_URL</code>): the link is written to the server log and to the{" "}
+          <a href="/dev/mailbox">dev mailbox</a>.
+        </p>
+      )}
+    </>
+  );
+}

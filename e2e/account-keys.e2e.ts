@@ -1,0 +1,107 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, screenshotDir } from "./helpers/browser";
+import { startServer, type RunningServer } from "./helpers/server";
+
+// One story, in order, as a new user lives it: sign in through the dev mailbox,
+// create a key (shown once), use it, revoke it, see it refused.
+describe("account and API keys in a browser", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let key = "";
+  const email = `e2e-${Date.now()}@example.test`;
+  const shots = screenshotDir();
+  const shot = (name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("signs a new user in through the dev mailbox link", async () => {
+    await page.goto(`${server.url}/account`);
+    expect(new URL(page.url()).pathname).toBe("/signin");
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByRole("button", { name: "Send me a sign-in link" }).click();
+    await page.waitForURL(/\/signin\/check-email/);
+    await shot("01-check-email");
+
+    await page.goto(`${server.url}/dev/mailbox`);
+    const mail = page.getByTestId("mail").filter({ hasText: email });
+    await expect.poll(() => mail.count()).toBe(1);
+    await shot("02-dev-mailbox");
+    // the same link is in the server log, for operators without a browser
+    const href = await mail.getByTestId("mail-link").getAttribute("href");
+    expect(href).toMatch(/\/api\/auth\/callback\/email\?/);
+    expect(server.log()).toContain(href!);
+
+    await mail.getByTestId("mail-link").click();
+    await page.waitForURL(/\/account$/);
+    expect(await page.getByTestId("account-email").textContent()).toBe(email);
+    expect(await page.getByTestId("tier").textContent()).toBe("registered");
+    expect(await page.getByTestId("credits-remaining").textContent()).toBe("1,000");
+    await shot("03-account");
+  });
+
+  it("creates a key and shows it exactly once", async () => {
+    await page.getByRole("button", { name: "Create a key" }).click();
+    const value = page.getByTestId("new-key-value");
+    await value.waitFor();
+    key = (await value.textContent())!.trim();
+    expect(key).toMatch(/^catk_[0-9A-Za-z]{38}$/);
+    await expect.poll(() => page.getByTestId("key-row").count()).toBe(1);
+    expect(await page.getByTestId("key-row").textContent()).toContain(key.slice(0, 11));
+    await shot("04-key-created");
+
+    await page.reload();
+    await page.getByTestId("key-row").first().waitFor();
+    expect(await page.content()).not.toContain(key);
+    expect(await page.getByTestId("key-row").textContent()).toContain(`${key.slice(0, 11)}…`);
+    await shot("05-key-listed-without-secret");
+  });
+
+  it("uses the key with a plain HTTP client against /v1/credits", async () => {
+    const res = await fetch(`${server.url}/v1/credits`, { headers: { "x-api-key": key } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: true, tier: "registered", remaining: 1000, grant: 1000, purchased: 0 });
+    const anonymous = await fetch(`${server.url}/v1/credits`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("sends a lost-key notice that explains and never contains a key", async () => {
+    await page.getByRole("button", { name: "I lost a key" }).click();
+    await page.getByTestId("lost-key-sent").waitFor();
+    await page.goto(`${server.url}/dev/mailbox`);
+    const notice = page.getByTestId("mail").filter({ hasText: "lost" });
+    await expect.poll(() => notice.count()).toBe(1);
+    const text = (await notice.textContent())!;
+    expect(text).toMatch(/cannot|nobody/);
+    expect(text).toContain("/account#create-key");
+    expect(text).not.toContain(key);
+    await shot("06-lost-key-notice");
+  });
+
+  it("revokes the key, after which the next call gets 401", async () => {
+    await page.goto(`${server.url}/account`);
+    await page.getByRole("button", { name: `Revoke key ${key.slice(0, 11)}` }).click();
+    await expect.poll(() => page.getByTestId("key-row").count()).toBe(0);
+    await shot("07-key-revoked");
+    const res = await fetch(`${server.url}/v1/credits`, { headers: { "x-api-key": key } });
+    expect(res.status).toBe(401);
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ ok: false, error: "unauthorized" });
+    expect(text).not.toContain(key);
+  });
+
+  it("never wrote the key to the server log", () => {
+    expect(key).not.toBe("");
+    expect(server.log()).not.toContain(key);
+  });
+});

@@ -1,0 +1,77 @@
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  /** Everything the server printed so far. */
+  log: () => string;
+  stop: () => Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The production server (scripts/server.mjs) on a free loopback port, embedded database in a temp dir. */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-preflight-e2e-"));
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // the server must not inherit the test runner's database or mail settings
+    if (v !== undefined && !/^(DATABASE_URL|TEST_DATABASE_URL|TEST_DB|SMTP_URL|NEXTAUTH_URL|NEXTAUTH_SECRET|VITEST.*)$/.test(k)) env[k] = v;
+  }
+  Object.assign(env, {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOSTNAME: "127.0.0.1",
+    DATA_DIR: dataDir,
+    BOOT_INGEST: "0",
+    SITE_URL: url,
+    LOG_FORMAT: "text",
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...extraEnv,
+  });
+  const child: ChildProcess = spawn(process.execPath, ["scripts/server.mjs"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/signin`);
+      if (res.status < 500) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start in 60 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    dataDir,
+    log: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { NextAuthOptions } from "next-auth";
+import EmailProvider from "next-auth/providers/email";
+import { SIGN_IN_LINK_MAX_AGE_SECONDS } from "@/lib/config";
+import { authSecret } from "./auth-secret";
+import { drizzleAuthAdapter } from "./drizzle-adapter";
+import { sendMail } from "./send-mail";
+
+/** Where sign-in links point: NEXTAUTH_URL, else SITE_URL, else this server's own port. */
+export function authBaseUrl(): string {
+  const url = process.env.NEXTAUTH_URL || process.env.SITE_URL || `http://localhost:${process.env.PORT || 3000}`;
+  return url.replace(/\/+$/, "");
+}
+
+let options: NextAuthOptions | undefined;
+
+/**
+ * E-mail magic-link sign-in (next-auth v4) with JWT sessions; accounts and
+ * tokens live in our tables. Built on first use so the secret file is only
+ * touched by the server, not at build time.
+ */
+export function authOptions(): NextAuthOptions {
+  // next-auth v4 reads NEXTAUTH_URL itself; on Vercel it trusts the forwarded host instead
+  if (!process.env.NEXTAUTH_URL && !process.env.VERCEL) process.env.NEXTAUTH_URL = authBaseUrl();
+  options ??= {
+    secret: authSecret(),
+    adapter: drizzleAuthAdapter(),
+    session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+    pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    providers: [
+      EmailProvider({
+        maxAge: SIGN_IN_LINK_MAX_AGE_SECONDS,
+        // nodemailer is only used through sendMail; this placeholder is never dialled
+        server: "smtp://localhost:25",
+        async sendVerificationRequest({ identifier, url }) {
+          await sendMail({
+            to: identifier,
+            subject: "Sign in to mcp-preflight",
+            text: `Open this link to sign in to mcp-preflight (valid for 24 hours, once):\n\n${url}\n\nIf you did not ask for it, ignore this message.`,
+            url,
+          });
+        },
+      }),
+    ],
+    callbacks: {
+      async session({ session, token }) {
+        if (session.user && token.sub) (session.user as { id?: string }).id = token.sub;
+        return session;
+      },
+    },
+  };
+  return options;
+}

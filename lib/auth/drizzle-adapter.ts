@@ -1,0 +1,69 @@
+import { and, eq } from "drizzle-orm";
+import type { Adapter, AdapterUser } from "next-auth/adapters";
+import { createAccount, normalizeEmail } from "@/lib/accounts/create-account";
+import { getDb } from "@/lib/db/client";
+import { accounts, verificationTokens, type AccountRow } from "@/lib/db/schema";
+
+function toUser(row: AccountRow): AdapterUser {
+  return { id: row.id, email: row.email, emailVerified: row.emailVerifiedAt, name: row.name };
+}
+
+/**
+ * A next-auth v4 adapter over our own tables, for the e-mail sign-in with JWT
+ * sessions: accounts are next-auth's users, magic-link tokens live in
+ * verification_tokens. No OAuth accounts and no database sessions, so those
+ * methods are absent.
+ */
+export function drizzleAuthAdapter(): Adapter {
+  return {
+    async createUser(user: Omit<AdapterUser, "id">) {
+      const row = await createAccount({
+        email: user.email,
+        name: user.name ?? null,
+        emailVerifiedAt: user.emailVerified ?? null,
+      });
+      return toUser(row);
+    },
+    async getUser(id) {
+      const db = await getDb();
+      const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+      return row ? toUser(row) : null;
+    },
+    async getUserByEmail(email) {
+      const db = await getDb();
+      const [row] = await db.select().from(accounts).where(eq(accounts.email, normalizeEmail(email)));
+      return row ? toUser(row) : null;
+    },
+    async getUserByAccount() {
+      return null;
+    },
+    async updateUser(user) {
+      const db = await getDb();
+      const set: Partial<AccountRow> = {};
+      if (user.emailVerified !== undefined) set.emailVerifiedAt = user.emailVerified;
+      if (user.name !== undefined) set.name = user.name;
+      const [row] = Object.keys(set).length
+        ? await db.update(accounts).set(set).where(eq(accounts.id, user.id)).returning()
+        : await db.select().from(accounts).where(eq(accounts.id, user.id));
+      return toUser(row);
+    },
+    async createVerificationToken(token) {
+      const db = await getDb();
+      await db.insert(verificationTokens).values({
+        identifier: normalizeEmail(token.identifier),
+        token: token.token,
+        expires: token.expires,
+      });
+      return token;
+    },
+    async useVerificationToken({ identifier, token }) {
+      // delete-returning: a link works once, also when clicked twice at the same time
+      const db = await getDb();
+      const [row] = await db
+        .delete(verificationTokens)
+        .where(and(eq(verificationTokens.identifier, normalizeEmail(identifier)), eq(verificationTokens.token, token)))
+        .returning();
+      return row ?? null;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { devMailboxEnabled, mailFrom, smtpUrl } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { devMailbox } from "@/lib/db/schema";
+import { log } from "@/lib/log";
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  /** The one link the message is about (sign-in, account page). */
+  url?: string;
+}
+
+/**
+ * Sends a message through SMTP_URL (nodemailer). Without SMTP the message goes
+ * to the server log and to the dev mailbox (/dev/mailbox), so a new user can sign
+ * in on a machine with no mail server. Messages never contain an API key.
+ */
+export async function sendMail(mail: OutgoingMail): Promise<{ delivered: "smtp" | "dev-mailbox" | "log" }> {
+  const smtp = smtpUrl();
+  if (smtp) {
+    const nodemailer = await import("nodemailer");
+    const transport = nodemailer.createTransport(smtp);
+    await transport.sendMail({ from: mailFrom(), to: mail.to, subject: mail.subject, text: mail.text });
+    log.info("mail sent", { to: mail.to, subject: mail.subject });
+    return { delivered: "smtp" };
+  }
+  // No mail server: the log line is how an operator of the embedded default signs in.
+  log.info("mail not sent (no SMTP_URL); open the link from the log or /dev/mailbox", {
+    to: mail.to,
+    subject: mail.subject,
+    url: mail.url,
+  });
+  if (!devMailboxEnabled()) return { delivered: "log" };
+  const db = await getDb();
+  await db.insert(devMailbox).values({ to: mail.to, subject: mail.subject, text: mail.text, url: mail.url ?? null });
+  return { delivered: "dev-mailbox" };
+}
