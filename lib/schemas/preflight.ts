@@ -159,3 +159,12 @@ export const evaluationDetailResponseSchema = z.strictObject({
   evaluation: evaluationDetailSchema,
 });
 export type EvaluationDetailResponse = z.infer<typeof evaluationDetailResponseSchema>;
+
+/** GET /v1/stamp query: the preflight input under query names (`name` for server_name); closed. */
+export const stampInputSchema = z
+  .strictObject({
+    name: z.string().min(1).max(300),
+    policy_id: policyIdSchema.default("builtin:baseline"),
+    refresh: z.enum(["never", "if_stale"]).default("never"),
+  })
+  .transform(({ name, ...rest }): PreflightInput => ({ server_name: name, ...rest }));

@@ -1,0 +1,15 @@
+import { withCaller } from "@/lib/api/with-caller";
+import { readJsonBody } from "@/lib/api/request";
+import { getDb } from "@/lib/db/client";
+import { preflightInputSchema } from "@/lib/schemas/preflight";
+import { preflight, PREFLIGHT_COST } from "@/lib/services/preflight";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withCaller(
+  async ({ req, caller, charge }) => {
+    const input = await readJsonBody(req, preflightInputSchema);
+    return preflight(await getDb(), input, { caller, charge });
+  },
+  { metered: true, cost: PREFLIGHT_COST },
+);

@@ -1,0 +1,71 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { evaluations } from "@/lib/db/schema";
+import { ApiError } from "@/lib/api/errors";
+import { evaluate, getPolicy, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
+import { loadFacts } from "@/lib/facts/load-facts";
+import { recordEvaluation } from "@/lib/evaluations/record-evaluation";
+import type { PreflightInput } from "@/lib/schemas/preflight";
+import { log } from "@/lib/log";
+import { beginRefresh } from "./refresh-liveness";
+
+export const PREFLIGHT_COST = 5;
+
+/** What the preflight service needs to know about its caller (a subset of the quota caller). */
+export interface PreflightCaller {
+  accountId: string | null;
+  keyId: string | null;
+}
+
+export interface ServiceContext<C extends PreflightCaller = PreflightCaller> {
+  caller: C;
+  /** Spends credits (or an anonymous lookup) for `subject`; a repeat the same UTC day is free. */
+  charge(subject: string, cost: number): Promise<unknown>;
+  now?: () => Date;
+}
+
+/**
+ * One decision for one exact server under one policy (contract: POST /v1/preflight),
+ * checked in the order of the contract's rules: input (the adapter's schema), a key
+ * for refresh (401), existence (404), a refresh already running (409) or over its
+ * limits (429), then the evaluation. A keyed call's evaluation is recorded before it
+ * is paid for: if it cannot be recorded the answer is 503 and nothing is spent; if
+ * it cannot be paid for (402) the record is withdrawn.
+ */
+export async function preflight(db: Db, input: PreflightInput, ctx: ServiceContext, kind: "preflight" | "stamp" = "preflight"): Promise<PreflightResultBody> {
+  const now = ctx.now ?? (() => new Date());
+  const policy = getPolicy(input.policy_id ?? "builtin:baseline")!;
+  const { accountId, keyId } = ctx.caller;
+  if (input.refresh === "if_stale" && !accountId) {
+    throw new ApiError("unauthorized", "refresh=if_stale needs an account API key in x-api-key; anonymous calls must use refresh=never");
+  }
+  let facts = await loadFacts(db, input.server_name);
+  if (!facts) {
+    throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`);
+  }
+  if (input.refresh === "if_stale" && accountId) {
+    const pending = await beginRefresh(db, facts, { accountId, now: now() });
+    if (pending) {
+      await pending.run();
+      facts = (await loadFacts(db, input.server_name))!;
+    }
+  }
+
+  const evaluation = evaluate({ facts, policy, now: now() });
+  let auditId: string | null = null;
+  if (accountId) {
+    try {
+      auditId = await recordEvaluation(db, evaluation, { accountId, keyId });
+    } catch (err) {
+      log.error("evaluation could not be recorded", { server: input.server_name, error: (err as Error).message });
+      throw new ApiError("audit_unavailable", "the evaluation could not be recorded, so no result is returned and nothing was spent; retry shortly");
+    }
+  }
+  try {
+    await ctx.charge(`${kind}:${policy.id}:${input.server_name}`, PREFLIGHT_COST);
+  } catch (err) {
+    if (auditId) await db.delete(evaluations).where(eq(evaluations.id, auditId));
+    throw err;
+  }
+  return toPreflightResult(evaluation, auditId);
+}

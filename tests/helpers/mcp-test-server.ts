@@ -1,0 +1,39 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
+
+/**
+ * A real MCP server (the SDK's own) over stateless streamable HTTP on a loopback
+ * port, for liveness probes in tests. `tools` can be changed between probes.
+ */
+export async function startMcpTestServer(opts: { tools?: string[]; status?: number } = {}) {
+  const state = { tools: opts.tools ?? ["get_forecast"], status: opts.status ?? 200 };
+  const server = http.createServer(async (req, res) => {
+    if (state.status !== 200) {
+      res.writeHead(state.status).end();
+      return;
+    }
+    const mcp = new McpServer({ name: "test-weather", version: "1.0.0" });
+    for (const name of state.tools) {
+      mcp.registerTool(name, { description: `tool ${name}`, inputSchema: { city: z.string() } }, async () => ({ content: [{ type: "text", text: "ok" }] }));
+    }
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on("close", () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => transport.handleRequest(req, res, body ? JSON.parse(body) : undefined));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    state,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}

@@ -1,0 +1,205 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { sql } from "drizzle-orm";
+import { POST as preflightPost } from "@/app/v1/preflight/route";
+import { GET as stampGet } from "@/app/v1/stamp/route";
+import { GET as policiesGet } from "@/app/v1/policies/route";
+import { GET as evaluationsGet } from "@/app/v1/evaluations/route";
+import { GET as evaluationGet } from "@/app/v1/evaluations/[id]/route";
+import { evaluations, leases } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/client";
+import { preflightResultSchema, policyCatalogSchema, evaluationListSchema, evaluationDetailResponseSchema } from "@/lib/schemas/preflight";
+import { verifyEvaluation } from "@/lib/engine";
+import { resetDb } from "../helpers/db";
+import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
+
+let db: Db;
+beforeEach(async () => {
+  db = await resetDb();
+  await loadFixtureCatalog(db);
+});
+
+const preflight = (body: unknown, opts: { key?: string; ip?: string } = {}) => preflightPost(request("/v1/preflight", { body, ...opts }));
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+
+describe("POST /v1/preflight", () => {
+  it("answers an anonymous call with a contract-valid result, audit_id null and the quota headers", async () => {
+    const res = await preflight({ server_name: "io.github.acme/weather" });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(preflightResultSchema.parse(body)).toBeTruthy();
+    expect(body.audit_id).toBeNull();
+    expect(body.policy.id).toBe("builtin:baseline");
+    expect(body.decision_scope).toBe("public_evidence_policy");
+    expect(res.headers.get("x-tier")).toBe("free");
+    expect(Number(res.headers.get("x-ratelimit-limit"))).toBeGreaterThan(0);
+    expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+    // no harvest yet: the repository and package evidence is unknown, so never a PASS
+    expect(body.decision).not.toBe("PASS");
+    expect(body.facts.repository.exists).toBeNull();
+  });
+
+  it("gives a keyed call a random audit_id, records it for the account only, and charges 5 credits once a day", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const b = await keyedAccount(db, { credits: 100 });
+    const res = await preflight({ server_name: "io.github.acme/weather", policy_id: "builtin:strict" }, { key: a.key });
+    expect(res.status).toBe(200);
+    const body = preflightResultSchema.parse(await res.json());
+    expect(body.audit_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get("x-tier")).toBe("registered");
+    expect(res.headers.get("x-credits-remaining")).toBe("95");
+    expect(await walletRemaining(db, a.accountId)).toBe(95);
+
+    const again = preflightResultSchema.parse(await (await preflight({ server_name: "io.github.acme/weather", policy_id: "builtin:strict" }, { key: a.key })).json());
+    expect(again.audit_id).not.toBe(body.audit_id);
+    expect(await walletRemaining(db, a.accountId)).toBe(95);
+
+    const list = evaluationListSchema.parse(await (await evaluationsGet(request("/v1/evaluations", { key: a.key }))).json());
+    expect(list.count).toBe(2);
+    expect(list.evaluations[0].audit_id).toBe(again.audit_id);
+    const detailRes = await evaluationGet(request(`/v1/evaluations/${body.audit_id}`, { key: a.key }), params(body.audit_id!));
+    expect(detailRes.status).toBe(200);
+    const detail = evaluationDetailResponseSchema.parse(await detailRes.json());
+    expect(detail.evaluation.facts_digest).toBe(body.facts_digest);
+    expect(verifyEvaluation(detail)).toMatchObject({ ok: true, mismatches: [] });
+
+    // another account cannot read it, and sees an empty list
+    const foreign = await evaluationGet(request(`/v1/evaluations/${body.audit_id}`, { key: b.key }), params(body.audit_id!));
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ ok: false, error: "not_found" });
+    expect((await (await evaluationsGet(request("/v1/evaluations", { key: b.key }))).json()).count).toBe(0);
+  });
+
+  it.each([
+    ["an unknown field", { server_name: "io.github.acme/weather", extra: true }],
+    ["an unknown policy", { server_name: "io.github.acme/weather", policy_id: "builtin:lenient" }],
+    ["an unknown refresh mode", { server_name: "io.github.acme/weather", refresh: "always" }],
+    ["an empty name", { server_name: "" }],
+    ["a name over 300 characters", { server_name: "a/" + "b".repeat(299) }],
+    ["a name of the wrong type", { server_name: 42 }],
+    ["no name", { policy_id: "builtin:baseline" }],
+    ["a body that is not JSON", "server_name=io.github.acme/weather"],
+  ])("answers %s with 400 and spends nothing", async (_label, body) => {
+    const a = await keyedAccount(db, { credits: 10 });
+    const res = await preflight(body, { key: a.key });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: expect.any(String) });
+    expect(await walletRemaining(db, a.accountId)).toBe(10);
+  });
+
+  it("answers 401 to an anonymous refresh=if_stale and to an invalid key", async () => {
+    const anon = await preflight({ server_name: "io.github.acme/weather", refresh: "if_stale" });
+    expect(anon.status).toBe(401);
+    expect(await anon.json()).toMatchObject({ ok: false, error: "unauthorized" });
+    const bad = await preflight({ server_name: "io.github.acme/weather" }, { key: "catk_not-a-real-key" });
+    expect(bad.status).toBe(401);
+    const text = await bad.text();
+    expect(text).not.toContain("catk_not-a-real-key");
+  });
+
+  it("answers 404 for a name not in the catalog, matched exactly and case-sensitively, and spends nothing", async () => {
+    const a = await keyedAccount(db, { credits: 10 });
+    for (const name of ["io.github.acme/nope", "io.github.ACME/weather"]) {
+      const res = await preflight({ server_name: name }, { key: a.key });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ ok: false, error: "not_found" });
+    }
+    expect(await walletRemaining(db, a.accountId)).toBe(10);
+  });
+
+  it("answers 402 when the wallet cannot pay, and leaves no evaluation behind", async () => {
+    const a = await keyedAccount(db, { credits: 4 });
+    const res = await preflight({ server_name: "io.github.acme/weather" }, { key: a.key });
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ ok: false, error: "payment_required" });
+    expect(await db.$count(evaluations)).toBe(0);
+    expect(await walletRemaining(db, a.accountId)).toBe(4);
+  });
+
+  it("answers 409 while a liveness refresh of the server is in progress", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    const now = new Date();
+    await db.insert(leases).values({ key: "refresh:io.github.acme/weather", holder: "other", acquiredAt: now, expiresAt: new Date(now.getTime() + 60_000) });
+    const res = await preflight({ server_name: "io.github.acme/weather", refresh: "if_stale" }, { key: a.key });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ ok: false, error: "refresh_in_progress" });
+    expect(await walletRemaining(db, a.accountId)).toBe(50);
+  });
+
+  it("answers 429 with retry_after and reset_at inside the per-server refresh cooldown", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    const now = new Date();
+    await db.insert(leases).values({ key: "refresh-cooldown:io.github.acme/weather", holder: "someone", acquiredAt: now, expiresAt: new Date(now.getTime() + 300_000) });
+    const res = await preflight({ server_name: "io.github.acme/weather", refresh: "if_stale" }, { key: a.key });
+    expect(res.status).toBe(429);
+    const body = await res.json();
+    expect(body).toMatchObject({ ok: false, error: "rate_limited", retry_after: expect.any(Number), reset_at: expect.any(String) });
+    expect(body.retry_after).toBeGreaterThan(200);
+    expect(body.retry_after).toBeLessThanOrEqual(300);
+    expect(res.headers.get("retry-after")).toBe(String(body.retry_after));
+    expect(await walletRemaining(db, a.accountId)).toBe(50);
+  });
+
+  it("answers 503 audit_unavailable without a result when a keyed evaluation cannot be recorded", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    await db.execute(sql`create or replace function refuse_evaluations() returns trigger language plpgsql as $$ begin raise exception 'evaluations are read-only'; end $$`);
+    await db.execute(sql`create trigger refuse_evaluations before insert on evaluations for each row execute function refuse_evaluations()`);
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const res = await preflight({ server_name: "io.github.acme/weather" }, { key: a.key });
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body).toMatchObject({ ok: false, error: "audit_unavailable" });
+      expect(body.decision).toBeUndefined();
+      expect(await walletRemaining(db, a.accountId)).toBe(50);
+      // anonymous calls record nothing, so they still answer
+      expect((await preflight({ server_name: "io.github.acme/weather" })).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+      await db.execute(sql`drop trigger refuse_evaluations on evaluations`);
+    }
+  });
+});
+
+describe("GET /v1/stamp", () => {
+  it("prints one CATALOG-STAMP/1 line with the same digests as preflight", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    const res = await stampGet(request("/v1/stamp?name=io.github.acme/weather&policy_id=builtin:first-party", { key: a.key }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    const line = (await res.text()).trimEnd();
+    expect(line).toMatch(
+      /^CATALOG-STAMP\/1 (PASS|REVIEW|BLOCK) io\.github\.acme\/weather builtin:first-party@1 facts=sha256:[0-9a-f]{64} input=sha256:[0-9a-f]{64} at=\S+Z until=\S+Z audit=[0-9a-f-]{36}$/,
+    );
+    expect(await walletRemaining(db, a.accountId)).toBe(45);
+    const anon = (await (await stampGet(request("/v1/stamp?name=io.github.acme/weather"))).text()).trimEnd();
+    expect(anon).toMatch(/ builtin:baseline@1 .* audit=-$/);
+  });
+
+  it("takes the same input rules and errors as preflight", async () => {
+    expect((await stampGet(request("/v1/stamp?name=io.github.acme/nope"))).status).toBe(404);
+    expect((await stampGet(request("/v1/stamp?name=io.github.acme/weather&policy_id=x"))).status).toBe(400);
+    expect((await stampGet(request("/v1/stamp?name=io.github.acme/weather&bogus=1"))).status).toBe(400);
+    expect((await stampGet(request("/v1/stamp"))).status).toBe(400);
+    expect((await stampGet(request("/v1/stamp?name=io.github.acme/weather&refresh=if_stale"))).status).toBe(401);
+  });
+});
+
+describe("GET /v1/policies", () => {
+  it("returns the three policies, the ruleset and their digests", async () => {
+    const res = await policiesGet(request("/v1/policies"));
+    expect(res.status).toBe(200);
+    const body = policyCatalogSchema.parse(await res.json());
+    expect(body.policies.map((p) => p.name)).toEqual(["baseline@1", "first-party@1", "strict@1"]);
+    for (const p of body.policies) expect(body.policy_digests[p.id]).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
+describe("GET /v1/evaluations", () => {
+  it("answers 401 without a key and 404 for a malformed id", async () => {
+    expect((await evaluationsGet(request("/v1/evaluations"))).status).toBe(401);
+    const a = await keyedAccount(db);
+    const res = await evaluationGet(request("/v1/evaluations/not-a-uuid", { key: a.key }), params("not-a-uuid"));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ ok: false, error: "not_found" });
+  });
+});

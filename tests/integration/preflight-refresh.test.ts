@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as preflightPost } from "@/app/v1/preflight/route";
+import { remoteObservations } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/client";
+import { preflightResultSchema } from "@/lib/schemas/preflight";
+import { resetDb } from "../helpers/db";
+import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
+import { startMcpTestServer } from "../helpers/mcp-test-server";
+
+let db: Db;
+let live: Awaited<ReturnType<typeof startMcpTestServer>>;
+const DOWN_URL = "http://127.0.0.1:9/mcp";
+
+beforeAll(async () => {
+  live = await startMcpTestServer();
+  process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
+});
+afterAll(async () => {
+  delete process.env.OUTBOUND_ALLOW_HOSTS;
+  await live?.close();
+});
+beforeEach(async () => {
+  db = await resetDb();
+  await loadFixtureCatalog(db, [
+    listing({ name: "io.github.test/live", remotes: [{ type: "streamable-http", url: live.url }] }),
+    listing({ name: "io.github.test/down", remotes: [{ type: "streamable-http", url: DOWN_URL }] }),
+  ]);
+});
+
+const preflight = (body: unknown, key?: string) => preflightPost(request("/v1/preflight", { body, key }));
+
+describe("refresh=if_stale", () => {
+  it("probes the stored remote URL with MCP initialize + tools/list and decides on the fresh observation", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    const before = Date.now();
+    const res = await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict", refresh: "if_stale" }, a.key);
+    expect(res.status).toBe(200);
+    const body = preflightResultSchema.parse(await res.json());
+    const remote = body.facts.remotes[0];
+    expect(remote).toMatchObject({ url: live.url, live: true });
+    expect(Date.parse(remote.observed_at!)).toBeGreaterThanOrEqual(before - 1000);
+    const reason = body.reasons.find((r) => r.code === "remote_liveness")!;
+    expect(reason.result).toBe("pass");
+    const [obs] = await db.select().from(remoteObservations);
+    expect(obs.toolsCount).toBe(1);
+    expect(obs.toolsHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(await walletRemaining(db, a.accountId)).toBe(45);
+
+    // fresh now: a second call probes nothing and is not held by the cooldown
+    const again = await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict", refresh: "if_stale" }, a.key);
+    expect(again.status).toBe(200);
+    const [obs2] = await db.select().from(remoteObservations);
+    expect(obs2.attemptedAt!.getTime()).toBe(obs.attemptedAt!.getTime());
+  });
+
+  it("records a remote that does not answer as down, and strict blocks on it", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    const res = await preflight({ server_name: "io.github.test/down", policy_id: "builtin:strict", refresh: "if_stale" }, a.key);
+    expect(res.status).toBe(200);
+    const body = preflightResultSchema.parse(await res.json());
+    expect(body.facts.remotes[0]).toMatchObject({ live: false });
+    expect(body.decision).toBe("BLOCK");
+  });
+
+  it("never reaches a private address unless the test allow-list says so: no verdict, only an attempt", async () => {
+    delete process.env.OUTBOUND_ALLOW_HOSTS;
+    try {
+      const a = await keyedAccount(db, { credits: 50 });
+      const res = await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict", refresh: "if_stale" }, a.key);
+      const body = preflightResultSchema.parse(await res.json());
+      expect(body.facts.remotes[0]).toMatchObject({ live: null, observed_at: null });
+      expect(body.facts.remotes[0].attempted_at).not.toBeNull();
+      expect(body.decision).toBe("BLOCK"); // strict fails closed on unknown liveness
+    } finally {
+      process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
+    }
+  });
+
+  it("counts refreshes against the account's daily quota (20) and answers 429 past it", async () => {
+    const a = await keyedAccount(db, { credits: 500 });
+    const { quotaCounters } = await import("@/lib/db/schema");
+    const { startOfUtcDay } = await import("@/lib/quota/utc");
+    await db.insert(quotaCounters).values({ bucket: `refresh:${a.accountId}`, windowStart: startOfUtcDay(new Date()), count: 20 });
+    const res = await preflight({ server_name: "io.github.test/live", refresh: "if_stale" }, a.key);
+    expect(res.status).toBe(429);
+    const body = await res.json();
+    expect(body).toMatchObject({ ok: false, error: "rate_limited", retry_after: expect.any(Number), reset_at: expect.any(String) });
+    expect(await walletRemaining(db, a.accountId)).toBe(500);
+  });
+});
