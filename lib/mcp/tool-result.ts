@@ -1,0 +1,31 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ZodError } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { describeZodError } from "@/lib/api/request";
+import { log } from "@/lib/log";
+
+/** A successful tool result: the same data REST returns as structured content, plus a line for people. */
+export function toolData(data: unknown, summary: string): CallToolResult {
+  return {
+    content: [{ type: "text", text: summary }],
+    structuredContent: data as Record<string, unknown>,
+  };
+}
+
+/**
+ * A failure as an MCP tool error carrying the REST Error body, so an agent sees
+ * the same `error` identifier (unauthorized, payment_required, rate_limited, not_found…).
+ */
+export function toolError(err: unknown): CallToolResult {
+  if (err instanceof ZodError) err = new ApiError("invalid_request", describeZodError(err));
+  const body =
+    err instanceof ApiError
+      ? err.toBody()
+      : (log.error("unhandled tool error", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+        { ok: false as const, error: "internal_error" as const, message: "internal error" });
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${body.error}: ${body.message ?? ""}`.trim() }],
+    structuredContent: body as unknown as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,22 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+type Handler = (req: Request) => Promise<Response>;
+
+/**
+ * The SDK's own MCP client over streamable HTTP, speaking to a route handler
+ * (in-process: its fetch calls the handler) or to a running server's base URL.
+ */
+export async function connectMcp(target: Handler | string, opts: { key?: string; ip?: string } = {}) {
+  const headers: Record<string, string> = { "x-mcp-preflight-socket-ip": opts.ip ?? "192.0.2.50" };
+  if (opts.key) headers["x-api-key"] = opts.key;
+  const url = new URL(typeof target === "string" ? `${target}/mcp` : "http://localhost/mcp");
+  const fetchImpl =
+    typeof target === "string"
+      ? undefined
+      : async (input: string | URL | Request, init?: RequestInit) => target(new Request(input instanceof Request ? input.url : input, init));
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: fetchImpl as typeof fetch | undefined });
+  const client = new Client({ name: "mcp-preflight-tests", version: "1" });
+  await client.connect(transport);
+  return client;
+}

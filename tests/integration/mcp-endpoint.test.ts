@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { POST as mcpPost } from "@/app/mcp/route";
+import { POST as preflightPost } from "@/app/v1/preflight/route";
+import { GET as policiesGet } from "@/app/v1/policies/route";
+import { GET as creditsGet } from "@/app/v1/credits/route";
+import type { Db } from "@/lib/db/client";
+import { preflightResultSchema, policyCatalogSchema } from "@/lib/schemas/preflight";
+import { resetDb } from "../helpers/db";
+import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
+import { connectMcp } from "../helpers/mcp-client";
+
+let db: Db;
+let clients: Client[] = [];
+beforeEach(async () => {
+  db = await resetDb();
+  await loadFixtureCatalog(db);
+});
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  clients = [];
+});
+async function client(opts: { key?: string; ip?: string } = {}) {
+  const c = await connectMcp(mcpPost, opts);
+  clients.push(c);
+  return c;
+}
+const call = (c: Client, name: string, args: Record<string, unknown> = {}) =>
+  c.callTool({ name, arguments: args }) as Promise<{ isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] }>;
+
+describe("/mcp", () => {
+  it("initializes with instructions that describe the intended flow", async () => {
+    const c = await client();
+    expect(c.getServerVersion()?.name).toBe("mcp-preflight");
+    expect(c.getInstructions()).toMatch(/catalog_search.*catalog_preflight/s);
+    expect(c.getInstructions()).toMatch(/not a security finding/);
+  });
+
+  it("lists tools with input schemas", async () => {
+    const { tools } = await (await client()).listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of ["catalog_preflight", "catalog_stamp", "catalog_policy_list", "catalog_credits"]) expect(byName.has(name)).toBe(true);
+    const pf = byName.get("catalog_preflight")!;
+    expect(pf.inputSchema.properties).toHaveProperty("server_name");
+    expect(pf.inputSchema.required).toEqual(["server_name"]);
+    expect(pf.description).toMatch(/Stop on BLOCK/);
+  });
+
+  it("catalog_preflight returns the same data as POST /v1/preflight and spends the same credits", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const b = await keyedAccount(db, { credits: 100 });
+    const viaMcp = await call(await client({ key: a.key }), "catalog_preflight", { server_name: "io.github.acme/weather", policy_id: "builtin:first-party" });
+    expect(viaMcp.isError).toBeFalsy();
+    const mcpResult = preflightResultSchema.parse(viaMcp.structuredContent);
+    expect(viaMcp.content[0].text).toMatch(new RegExp(`^${mcpResult.decision} for io.github.acme/weather`));
+    const rest = preflightResultSchema.parse(await (await preflightPost(request("/v1/preflight", { body: { server_name: "io.github.acme/weather", policy_id: "builtin:first-party" }, key: b.key }))).json());
+    const strip = (r: typeof rest) => ({ ...r, audit_id: null, evaluated_at: null, valid_until: null, decision_input_digest: null });
+    expect(strip(mcpResult)).toEqual(strip(rest));
+    expect(mcpResult.facts_digest).toBe(rest.facts_digest);
+    expect(await walletRemaining(db, a.accountId)).toBe(95);
+    expect(await walletRemaining(db, b.accountId)).toBe(95);
+  });
+
+  it("catalog_stamp and catalog_policy_list match their REST twins", async () => {
+    const c = await client();
+    const stamp = await call(c, "catalog_stamp", { server_name: "io.github.acme/weather" });
+    expect(stamp.structuredContent.stamp).toMatch(/^CATALOG-STAMP\/1 \w+ io\.github\.acme\/weather builtin:baseline@1 /);
+    const policies = await call(c, "catalog_policy_list");
+    expect(policyCatalogSchema.parse(policies.structuredContent)).toEqual(await (await policiesGet(request("/v1/policies"))).json());
+  });
+
+  it("catalog_credits needs a key and then matches GET /v1/credits", async () => {
+    const anon = await call(await client(), "catalog_credits");
+    expect(anon.isError).toBe(true);
+    expect(anon.structuredContent).toMatchObject({ ok: false, error: "unauthorized" });
+    const a = await keyedAccount(db, { credits: 30 });
+    const keyed = await call(await client({ key: a.key }), "catalog_credits");
+    expect(keyed.structuredContent).toEqual(await (await creditsGet(request("/v1/credits", { key: a.key }))).json());
+  });
+
+  it("answers bad input, unknown names, an empty wallet and an invalid key with the REST error identifiers", async () => {
+    const anon = await client();
+    expect((await call(anon, "catalog_preflight", { server_name: "" })).structuredContent).toMatchObject({ error: "invalid_request" });
+    expect((await call(anon, "catalog_preflight", { server_name: "io.github.acme/weather", extra: 1 })).structuredContent).toMatchObject({ error: "invalid_request" });
+    expect((await call(anon, "catalog_preflight", { server_name: "io.github.acme/nope" })).structuredContent).toMatchObject({ error: "not_found" });
+    expect((await call(anon, "catalog_preflight", { server_name: "io.github.acme/weather", refresh: "if_stale" })).structuredContent).toMatchObject({ error: "unauthorized" });
+    const poor = await keyedAccount(db, { credits: 2 });
+    const r = await call(await client({ key: poor.key }), "catalog_preflight", { server_name: "io.github.acme/weather" });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ ok: false, error: "payment_required" });
+    const bad = await call(await client({ key: "catk_definitely-not-valid" }), "catalog_policy_list");
+    expect(bad.structuredContent).toMatchObject({ error: "unauthorized" });
+  });
+
+  it("counts anonymous lookups per IP like REST and answers rate_limited past 10 distinct ones", async () => {
+    const { listing, loadFixtureCatalog: load } = await import("../helpers/catalog-fixture");
+    await load(db, Array.from({ length: 11 }, (_, i) => listing({ name: `io.github.many/s${i}` })));
+    const c = await client({ ip: "192.0.2.99" });
+    for (let i = 0; i < 10; i++) expect((await call(c, "catalog_preflight", { server_name: `io.github.many/s${i}` })).isError).toBeFalsy();
+    const over = await call(c, "catalog_preflight", { server_name: "io.github.many/s10" });
+    expect(over.structuredContent).toMatchObject({ ok: false, error: "rate_limited", retry_after: expect.any(Number), reset_at: expect.any(String) });
+  });
+});
