@@ -1,6 +1,10 @@
-import { bigserial, bigint, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigserial, bigint, customType, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { foldNameSql } from "../../facts/fold-name";
 import { tstz, createdAt } from "./columns";
 import { repositories } from "./repositories";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 /**
  * One row per canonical server name. The descriptive columns mirror the latest
@@ -33,6 +37,20 @@ export const servers = pgTable(
     delistedAt: tstz("delisted_at"),
     createdAt: createdAt(),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
+    /** Lookalike key of the server part: case, homoglyphs and separators folded (lib/facts/fold-name.ts). */
+    nameFold: text("name_fold")
+      .notNull()
+      .generatedAlwaysAs(sql.raw(foldNameSql("server_part"))),
+    /** Name and title as one string, for trigram word similarity in search. */
+    searchName: text("search_name")
+      .notNull()
+      .generatedAlwaysAs(sql`name || ' ' || coalesce(title, '')`),
+    /** Full-text vector: name words and title weigh A, description B (english stemming). */
+    searchTsv: tsvector("search_tsv")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english', regexp_replace(name || ' ' || coalesce(title, ''), '[-_./]+', ' ', 'g')), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'B')`,
+      ),
   },
   (t) => [
     // exact-name lookups (preflight, card, badge) are case-sensitive
@@ -41,6 +59,14 @@ export const servers = pgTable(
     index("servers_server_part_idx").on(t.serverPart),
     // recent: newest first
     index("servers_first_seen_idx").on(t.firstSeenAt),
+    // lookalikes and search: names equal after case, homoglyph and separator folding
+    index("servers_name_fold_idx").on(t.nameFold),
+    // search: typo-tolerant match of a query against the server part (similarity, `%`)
+    index("servers_server_part_trgm_idx").using("gin", t.serverPart.op("gin_trgm_ops")),
+    // search: a query as a fuzzy word of the name or title (word similarity, `<%`)
+    index("servers_search_name_trgm_idx").using("gin", t.searchName.op("gin_trgm_ops")),
+    // search: full text over name, title and description
+    index("servers_search_tsv_idx").using("gin", t.searchTsv),
   ],
 );
 
