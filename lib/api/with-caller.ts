@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { errorResponse, json } from "./respond";
 import {
+  admitCaller,
   chargeCaller,
-  checkBurst,
   quotaHeaders,
-  requireKey,
-  resolveCaller,
   type Caller,
   type ChargeResult,
   type QuotaState,
@@ -61,12 +59,9 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       if (metered && caller) for (const [k, v] of Object.entries(quotaHeaders(caller, state))) headers.set(k, v);
     };
     try {
-      const resolved = await resolveCaller(req);
-      if (options.keyRequired) requireKey(resolved.caller);
-      // set only now: a 401 carries no quota headers
+      // key (401), then burst window (429, which brings its own quota headers)
+      const resolved = await admitCaller(req, { metered, keyRequired: options.keyRequired, state });
       caller = resolved.caller;
-      Object.assign(state, resolved.state);
-      if (metered) await checkBurst(caller, state);
       const who = caller;
       const charge = async (subject: string, cost = options.cost): Promise<ChargeResult> => {
         if (!metered) throw new Error("charge() called on a route wrapped without { metered: true }");

@@ -1,15 +1,13 @@
 import { ApiError } from "@/lib/api/errors";
 import { ANONYMOUS_DAILY_LOOKUPS } from "@/lib/config";
-import { getDb, type Db, type Queryable } from "@/lib/db/client";
-import { anonymousLookups, creditCharges } from "@/lib/db/schema";
+import { getDb, type Queryable } from "@/lib/db/client";
+import { runStatement } from "./run-statement";
 import type { Caller, QuotaState } from "./caller";
 import { anonymousAllowanceBucket, dailyWindow } from "./check-burst";
-import { incrementCounterBelow } from "./counters";
 import { secondsUntil, startOfNextUtcDay, startOfUtcDay, utcDay } from "./utc";
-import { spendCredits } from "./wallet";
 
 export interface ChargeOptions {
-  db?: Db;
+  db?: Queryable;
   now?: Date;
   /** Filled in place with the wallet / allowance after the charge. */
   state?: QuotaState;
@@ -30,12 +28,12 @@ export interface ChargeResult {
  * "preflight:builtin:baseline:<name>", …). Call it only after the input was
  * validated and the resource found, so rejected requests spend nothing.
  *
- * Keyed: one transaction inserts the (account, day, subject) row and spends the
+ * Keyed: one statement claims the (account, day, subject) row and spends the
  * credits with a conditional UPDATE; a row already there means a repeat (free).
- * Two identical requests at once: the second insert waits for the first
- * transaction and then finds its row, so it is charged once (if the first
- * rolls back for want of credits, the second tries to pay itself). An empty
- * wallet → 402 payment_required, and the transaction rolls the row back.
+ * Two identical requests at once: the second claim waits for the first
+ * statement and then finds its row, so it is charged once (if the first
+ * aborted for want of credits, the second tries to pay itself). A wallet that
+ * cannot pay → 402 payment_required, and the claim is undone with the statement.
  *
  * Anonymous: the same shape against the IP's daily allowance: a new subject
  * takes one of the 10 daily lookups, a repeat is free, and past the limit → 429
@@ -56,59 +54,141 @@ export async function chargeCaller(
 
   if (caller.accountId) {
     if (cost === 0) return { charged: 0, repeat: false, state };
-    const accountId = caller.accountId;
-    return db.transaction(async (tx) => {
-      if (!(await claimSubject(tx, { accountId, day, subject, cost, keyId: caller.keyId }))) {
-        return { charged: 0, repeat: true, state };
-      }
-      const wallet = await spendCredits(tx, accountId, cost, now);
-      if (!wallet) {
-        throw new ApiError(
-          "payment_required",
-          `the credit wallet cannot pay for this call (${cost} credit${cost === 1 ? "" : "s"}); it refills on the first day of the next UTC month`,
-        );
-      }
-      state.creditsRemaining = wallet.grantRemaining + wallet.purchasedRemaining;
-      return { charged: cost, repeat: false, state };
-    });
+    const paid = await payForSubject(db, { accountId: caller.accountId, keyId: caller.keyId, day, subject, cost, now });
+    if (paid === "repeat") return { charged: 0, repeat: true, state };
+    if (paid === "unaffordable") {
+      throw new ApiError(
+        "payment_required",
+        `the credit wallet cannot pay for this call (${cost} credit${cost === 1 ? "" : "s"}); it refills on the first day of the next UTC month`,
+      );
+    }
+    state.creditsRemaining = paid.remaining;
+    return { charged: cost, repeat: false, state };
   }
 
   const allowance = opts.allowance ?? { name: "lookups", limit: ANONYMOUS_DAILY_LOOKUPS };
-  return db.transaction(async (tx) => {
-    const fresh = await tx
-      .insert(anonymousLookups)
-      .values({ ip: caller.ip, allowance: allowance.name, utcDay: day, subject })
-      .onConflictDoNothing()
-      .returning({ subject: anonymousLookups.subject });
-    if (!fresh.length) return { charged: 0, repeat: true, state };
-    const used = await incrementCounterBelow(
-      tx,
-      anonymousAllowanceBucket(allowance.name, caller.ip),
-      startOfUtcDay(now),
-      allowance.limit,
-    );
-    if (used === null) {
-      const resetAt = startOfNextUtcDay(now);
-      if (allowance.name === "lookups") state.daily = dailyWindow(allowance.limit, now, allowance.limit);
-      throw new ApiError(
-        "rate_limited",
-        `without an API key a client IP gets ${allowance.limit} distinct ${allowance.name} per UTC day; repeats are free, and a free account key lifts this`,
-        { retryAfter: secondsUntil(resetAt, now), resetAt },
-      );
-    }
-    if (allowance.name === "lookups") state.daily = dailyWindow(used, now, allowance.limit);
-    return { charged: 0, repeat: false, state };
+  const used = await takeAnonymousLookup(db, {
+    ip: caller.ip,
+    allowance: allowance.name,
+    bucket: anonymousAllowanceBucket(allowance.name, caller.ip),
+    day,
+    dayStart: startOfUtcDay(now),
+    subject,
+    limit: allowance.limit,
   });
+  if (used === "repeat") return { charged: 0, repeat: true, state };
+  if (used === "full") {
+    const resetAt = startOfNextUtcDay(now);
+    if (allowance.name === "lookups") state.daily = dailyWindow(allowance.limit, now, allowance.limit);
+    throw new ApiError(
+      "rate_limited",
+      `without an API key a client IP gets ${allowance.limit} distinct ${allowance.name} per UTC day; repeats are free, and a free account key lifts this`,
+      { retryAfter: secondsUntil(resetAt, now), resetAt },
+    );
+  }
+  if (allowance.name === "lookups") state.daily = dailyWindow(used, now, allowance.limit);
+  return { charged: 0, repeat: false, state };
 }
 
-async function claimSubject(
-  tx: Queryable,
-  row: { accountId: string; day: string; subject: string; cost: number; keyId: string | null },
-): Promise<boolean> {
-  const inserted = await tx
-    .insert(creditCharges)
-    .values({ accountId: row.accountId, utcDay: row.day, subject: row.subject, cost: row.cost, keyId: row.keyId })
-    .onConflictDoNothing()
-    .returning({ subject: creditCharges.subject });
-  return inserted.length === 1;
+// Each charge is ONE statement, atomic on its own (one round trip, no BEGIN/COMMIT):
+// the claim row of (caller, day, subject) and the spend are data-modifying CTEs of
+// the same statement. When the claim is new but the spend cannot happen, the
+// final SELECT divides by zero on purpose: plain SQL has no RAISE, and aborting
+// the statement is what undoes the claim, so a refused request leaves no trace
+// and a concurrent identical request does not mistake it for a paid one.
+// Concurrency: an identical request's INSERT waits for the first statement and
+// then finds its row (a repeat) or, if that one aborted, claims it itself; the
+// wallet UPDATE re-checks the balance on the latest row version after waiting
+// for its lock, so the wallet can never go below zero.
+const ABORT = "22012"; // division_by_zero, raised only by the guard below
+
+function sqlState(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (typeof e.code === "string") return e.code;
+  }
+  return undefined;
+}
+
+// $1 account, $2 UTC day, $3 subject, $4 cost, $5 key id, $6 now
+const PAY_SQL = `
+  with claim as (
+    insert into credit_charges (account_id, utc_day, subject, cost, key_id)
+    values ($1, $2::date, $3, $4::int, $5)
+    on conflict do nothing
+    returning account_id
+  ), spend as (
+    update credit_wallets w
+    set grant_remaining = greatest(w.grant_remaining - $4::int, 0),
+        purchased_remaining = w.purchased_remaining - greatest($4::int - w.grant_remaining, 0),
+        updated_at = $6::timestamptz
+    from claim
+    where w.account_id = claim.account_id and w.grant_remaining + w.purchased_remaining >= $4::int
+    returning w.grant_remaining + w.purchased_remaining as remaining
+  )
+  select (select count(*) from claim)::int as claimed,
+         (select remaining from spend) as remaining,
+         case when (select count(*) from claim) = 1 and (select count(*) from spend) = 0
+              then 1 / (select count(*) from spend)::int end as guard`;
+
+// $1 ip, $2 allowance, $3 UTC day, $4 subject, $5 counter bucket, $6 UTC day start, $7 limit
+const ANONYMOUS_SQL = `
+  with claim as (
+    insert into anonymous_lookups (ip, allowance, utc_day, subject)
+    values ($1, $2, $3::date, $4)
+    on conflict do nothing
+    returning ip
+  ), counted as (
+    insert into quota_counters (bucket, window_start, count)
+    select $5::text, $6::timestamptz, 1 from claim
+    on conflict (bucket, window_start) do update set count = quota_counters.count + 1
+    where quota_counters.count < $7::int
+    returning count
+  )
+  select (select count(*) from claim)::int as claimed,
+         (select count from counted) as used,
+         case when (select count(*) from claim) = 1 and (select count(*) from counted) = 0
+              then 1 / (select count(*) from counted)::int end as guard`;
+
+async function payForSubject(
+  db: Queryable,
+  p: { accountId: string; keyId: string | null; day: string; subject: string; cost: number; now: Date },
+): Promise<"repeat" | "unaffordable" | { remaining: number }> {
+  try {
+    const [row] = await runStatement<{ claimed: number; remaining: number | null }>(db, "pay", PAY_SQL, [
+      p.accountId,
+      p.day,
+      p.subject,
+      p.cost,
+      p.keyId,
+      p.now.toISOString(),
+    ]);
+    if (Number(row.claimed) === 0) return "repeat";
+    return { remaining: Number(row.remaining) };
+  } catch (err) {
+    if (sqlState(err) === ABORT) return "unaffordable";
+    throw err;
+  }
+}
+
+async function takeAnonymousLookup(
+  db: Queryable,
+  p: { ip: string; allowance: string; bucket: string; day: string; dayStart: Date; subject: string; limit: number },
+): Promise<"repeat" | "full" | number> {
+  if (p.limit < 1) return "full";
+  try {
+    const [row] = await runStatement<{ claimed: number; used: number | null }>(db, "anonymous_lookup", ANONYMOUS_SQL, [
+      p.ip,
+      p.allowance,
+      p.day,
+      p.subject,
+      p.bucket,
+      p.dayStart.toISOString(),
+      p.limit,
+    ]);
+    if (Number(row.claimed) === 0) return "repeat";
+    return Number(row.used);
+  } catch (err) {
+    if (sqlState(err) === ABORT) return "full";
+    throw err;
+  }
 }

@@ -6,8 +6,9 @@ import {
   BURST_WINDOW_SECONDS,
 } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
+import { runStatement } from "./run-statement";
 import { isAnonymous, type Caller, type QuotaState, type WindowState } from "./caller";
-import { incrementCounter, readCounter } from "./counters";
+import { quotaHeaders } from "./quota-headers";
 import { secondsUntil, startOfNextUtcDay, startOfUtcDay, windowStart } from "./utc";
 
 export function burstBucket(caller: Caller): string {
@@ -23,6 +24,23 @@ export function burstLimit(caller: Caller): number {
   return isAnonymous(caller) ? BURST_LIMIT_PER_ANONYMOUS_IP : BURST_LIMIT_PER_KEY;
 }
 
+export function burstWindow(caller: Caller, count: number, now: Date): WindowState {
+  const limit = burstLimit(caller);
+  const start = windowStart(now, BURST_WINDOW_SECONDS);
+  const resetAt = new Date(start.getTime() + BURST_WINDOW_SECONDS * 1000);
+  return { limit, remaining: Math.max(0, limit - count), resetAt, windowSeconds: BURST_WINDOW_SECONDS };
+}
+
+/** The 429 of a full burst window; it carries the quota headers, since the caller is known by now. */
+export function burstExceeded(caller: Caller, state: QuotaState, now: Date): ApiError {
+  const { limit, resetAt } = burstWindow(caller, 0, now);
+  return new ApiError(
+    "rate_limited",
+    `burst limit reached: ${limit} requests per ${BURST_WINDOW_SECONDS} seconds ${caller.keyId ? "per key" : "per client IP without a key"}`,
+    { retryAfter: secondsUntil(resetAt, now), resetAt, headers: quotaHeaders(caller, state, now) },
+  );
+}
+
 export function dailyWindow(used: number, now: Date, limit = ANONYMOUS_DAILY_LOOKUPS): WindowState {
   return { limit, remaining: Math.max(0, limit - used), resetAt: startOfNextUtcDay(now), windowSeconds: 86_400 };
 }
@@ -30,8 +48,9 @@ export function dailyWindow(used: number, now: Date, limit = ANONYMOUS_DAILY_LOO
 /**
  * Counts this request in the caller's burst window (per key, or per anonymous
  * IP) and throws 429 rate_limited past the limit, with retry_after in seconds.
- * For anonymous callers it also reads today's lookup allowance for the headers.
- * `state` is filled in place (and returned) so the headers can be sent on the 429 too.
+ * For anonymous callers the same statement reads today's lookup allowance for
+ * the headers. `state` is filled in place (and returned) so the headers can be
+ * sent on the 429 too. (admitCaller folds this into the key lookup for keys.)
  */
 export async function checkBurst(
   caller: Caller,
@@ -40,23 +59,33 @@ export async function checkBurst(
 ): Promise<QuotaState> {
   const db = opts.db ?? (await getDb());
   const now = opts.now ?? new Date();
-  const start = windowStart(now, BURST_WINDOW_SECONDS);
-  const resetAt = new Date(start.getTime() + BURST_WINDOW_SECONDS * 1000);
-  const limit = burstLimit(caller);
-  const [count, dailyUsed] = await Promise.all([
-    incrementCounter(db, burstBucket(caller), start),
-    isAnonymous(caller)
-      ? readCounter(db, anonymousAllowanceBucket("lookups", caller.ip), startOfUtcDay(now))
-      : Promise.resolve(null),
+  const start = windowStart(now, BURST_WINDOW_SECONDS).toISOString();
+  const daily = isAnonymous(caller) ? anonymousAllowanceBucket("lookups", caller.ip) : "";
+  const [row] = await runStatement<Row>(db, "burst", BURST_SQL, [
+    burstBucket(caller),
+    start,
+    daily,
+    startOfUtcDay(now).toISOString(),
   ]);
-  state.burst = { limit, remaining: Math.max(0, limit - count), resetAt, windowSeconds: BURST_WINDOW_SECONDS };
-  if (dailyUsed !== null) state.daily = dailyWindow(dailyUsed, now);
-  if (count > limit) {
-    throw new ApiError(
-      "rate_limited",
-      `burst limit reached: ${limit} requests per ${BURST_WINDOW_SECONDS} seconds ${caller.keyId ? "per key" : "per client IP without a key"}`,
-      { retryAfter: secondsUntil(resetAt, now), resetAt },
-    );
-  }
+  const count = Number(row.burst_count);
+  state.burst = burstWindow(caller, count, now);
+  if (isAnonymous(caller)) state.daily = dailyWindow(Number(row.daily_used ?? 0), now);
+  if (count > burstLimit(caller)) throw burstExceeded(caller, state, now);
   return state;
+}
+
+// $1 burst bucket, $2 window start, $3 daily allowance bucket ('' for keys), $4 UTC day start
+const BURST_SQL = `
+  with burst as (
+    insert into quota_counters (bucket, window_start, count)
+    values ($1, $2::timestamptz, 1)
+    on conflict (bucket, window_start) do update set count = quota_counters.count + 1
+    returning count
+  )
+  select (select count from burst) as burst_count,
+         (select count from quota_counters where bucket = $3 and window_start = $4::timestamptz) as daily_used`;
+
+interface Row {
+  burst_count: number | string;
+  daily_used: number | string | null;
 }

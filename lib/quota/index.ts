@@ -2,13 +2,14 @@
 // the MCP endpoint call these same functions.
 export type { Caller, QuotaState, Tier, WindowState } from "./caller";
 export { isAnonymous } from "./caller";
-export { API_KEY_HEADER, callerInputFrom, requireKey, resolveCaller } from "./resolve-caller";
-export type { CallerInput, ResolvedCaller } from "./resolve-caller";
+export { API_KEY_HEADER, admitCaller, callerInputFrom, requireKey, resolveCaller } from "./resolve-caller";
+export type { AdmitOptions, CallerInput, ResolvedCaller } from "./resolve-caller";
 export { checkBurst, burstBucket, burstLimit } from "./check-burst";
 export { chargeCaller } from "./charge-caller";
 export type { ChargeOptions, ChargeResult } from "./charge-caller";
 export { quotaHeaders } from "./quota-headers";
-export { readWallet, spendCredits, refillWalletIfNewMonth, monthlyGrant } from "./wallet";
+export { readWallet, refillWalletIfNewMonth, monthlyGrant } from "./wallet";
+export { incrementCounter, incrementCounterBelow, readCounter } from "./counters";
 export type { WalletView } from "./wallet";
 export { pruneQuotaRows } from "./prune-quota-rows";
 export { utcDay, utcMonthStart } from "./utc";

@@ -1,13 +1,15 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { clientIp } from "@/lib/api/client-ip";
-import { API_KEY_LAST_USED_RESOLUTION_SECONDS } from "@/lib/config";
+import { API_KEY_LAST_USED_RESOLUTION_SECONDS, BURST_WINDOW_SECONDS } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
-import { accounts, apiKeys, creditWallets } from "@/lib/db/schema";
+import { apiKeys } from "@/lib/db/schema";
+import { runStatement } from "./run-statement";
 import { hashApiKey, isWellFormedApiKey, sameDigest } from "@/lib/accounts/api-key-format";
 import type { Caller, QuotaState } from "./caller";
+import { burstExceeded, burstLimit, burstWindow, checkBurst } from "./check-burst";
 import { refillWalletIfNewMonth } from "./wallet";
-import { utcMonthStart } from "./utc";
+import { utcMonthStart, windowStart } from "./utc";
 
 export const API_KEY_HEADER = "x-api-key";
 
@@ -22,8 +24,20 @@ export interface ResolvedCaller {
   state: QuotaState;
 }
 
+export interface AdmitOptions {
+  /** Count the request in the caller's burst window (429 past it). */
+  metered?: boolean;
+  /** 401 unless a valid key was sent. */
+  keyRequired?: boolean;
+  db?: Queryable;
+  now?: Date;
+  /** Filled in place, also when a 429 is thrown, so the headers can go out with it. */
+  state?: QuotaState;
+}
+
 // One message for every bad key, so the answer does not tell a revoked key from a made-up one.
 const INVALID_KEY = "the API key in x-api-key is not valid (unknown, malformed or revoked); create one on the account page";
+const MISSING_KEY = `this call needs an API key in the ${API_KEY_HEADER} header; create one on the account page`;
 
 /** Reads the key and client IP from a request (the REST and MCP adapters). */
 export function callerInputFrom(req: Request): CallerInput {
@@ -41,47 +55,86 @@ export async function resolveCaller(
   input: Request | CallerInput,
   opts: { db?: Queryable; now?: Date } = {},
 ): Promise<ResolvedCaller> {
+  return admitCaller(input, opts);
+}
+
+/**
+ * The front door of every call, in the contract's order: resolve the key
+ * (401), then on metered calls count the burst window (429). For a keyed
+ * metered call both happen in ONE statement (key lookup joined with the burst
+ * counter upsert), which keeps the quota path to two round trips per paid call.
+ */
+export async function admitCaller(input: Request | CallerInput, opts: AdmitOptions = {}): Promise<ResolvedCaller> {
   const { apiKey, ip } = input instanceof Request ? callerInputFrom(input) : input;
+  const state = opts.state ?? {};
   const key = apiKey?.trim();
-  if (!key) return { caller: { tier: "free", accountId: null, keyId: null, ip }, state: {} };
+  if (!key) {
+    if (opts.keyRequired) throw new ApiError("unauthorized", MISSING_KEY);
+    const caller: Caller = { tier: "free", accountId: null, keyId: null, ip };
+    if (opts.metered) await checkBurst(caller, state, { db: opts.db, now: opts.now });
+    return { caller, state };
+  }
   if (!isWellFormedApiKey(key)) throw new ApiError("unauthorized", INVALID_KEY);
 
   const db = opts.db ?? (await getDb());
   const now = opts.now ?? new Date();
   const hash = hashApiKey(key);
-  const rows = await db
-    .select({
-      keyId: apiKeys.id,
-      hash: apiKeys.hash,
-      revokedAt: apiKeys.revokedAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-      accountId: accounts.id,
-      tier: accounts.tier,
-      periodStart: creditWallets.periodStart,
-      grantRemaining: creditWallets.grantRemaining,
-      purchasedRemaining: creditWallets.purchasedRemaining,
-    })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .leftJoin(creditWallets, eq(creditWallets.accountId, apiKeys.accountId))
-    .where(eq(apiKeys.hash, hash))
-    .limit(1);
-  const row = rows[0];
-  if (!row || !sameDigest(row.hash, hash) || row.revokedAt) throw new ApiError("unauthorized", INVALID_KEY);
+  const window = windowStart(now, BURST_WINDOW_SECONDS);
+  const [row] = await runStatement<KeyRow>(db, "admit_key", ADMIT_KEY_SQL, [
+    hash,
+    opts.metered === true,
+    window.toISOString(),
+  ]);
+  if (!row || !sameDigest(row.hash, hash) || row.revoked) throw new ApiError("unauthorized", INVALID_KEY);
 
   const tier = row.tier === "pro" ? "pro" : "registered";
-  let creditsRemaining = (row.grantRemaining ?? 0) + (row.purchasedRemaining ?? 0);
-  if (row.periodStart && row.periodStart < utcMonthStart(now)) {
-    const refilled = await refillWalletIfNewMonth(db, row.accountId, tier, now);
-    if (refilled) creditsRemaining = refilled.grantRemaining + refilled.purchasedRemaining;
+  const caller: Caller = { tier, accountId: row.account_id, keyId: row.key_id, ip };
+  state.creditsRemaining = Number(row.credits);
+  if (row.period_start && row.period_start < utcMonthStart(now)) {
+    const refilled = await refillWalletIfNewMonth(db, row.account_id, tier, now);
+    if (refilled) state.creditsRemaining = refilled.grantRemaining + refilled.purchasedRemaining;
   }
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > API_KEY_LAST_USED_RESOLUTION_SECONDS * 1000) {
-    await touchKey(db, row.keyId, now);
+  const lastUsed = Number(row.last_used_ms);
+  if (!lastUsed || now.getTime() - lastUsed > API_KEY_LAST_USED_RESOLUTION_SECONDS * 1000) {
+    await touchKey(db, row.key_id, now);
   }
-  return {
-    caller: { tier, accountId: row.accountId, keyId: row.keyId, ip },
-    state: { creditsRemaining },
-  };
+  if (opts.metered) {
+    state.burst = burstWindow(caller, Number(row.burst_count), now);
+    if (Number(row.burst_count) > burstLimit(caller)) throw burstExceeded(caller, state, now);
+  }
+  return { caller, state };
+}
+
+// $1 key hash, $2 count the burst window?, $3 burst window start
+const ADMIT_KEY_SQL = `
+  with k as (
+    select k.id as key_id, k.hash, k.revoked_at is not null as revoked,
+           coalesce(extract(epoch from k.last_used_at) * 1000, 0)::float8 as last_used_ms,
+           a.id as account_id, a.tier, w.period_start::text as period_start,
+           coalesce(w.grant_remaining + w.purchased_remaining, 0)::int as credits
+    from api_keys k
+    join accounts a on a.id = k.account_id
+    left join credit_wallets w on w.account_id = k.account_id
+    where k.hash = $1
+  ), burst as (
+    insert into quota_counters (bucket, window_start, count)
+    select 'burst:key:' || key_id, $3::timestamptz, 1 from k
+    where $2::boolean and not revoked
+    on conflict (bucket, window_start) do update set count = quota_counters.count + 1
+    returning count
+  )
+  select k.*, (select count from burst) as burst_count from k`;
+
+interface KeyRow {
+  key_id: string;
+  hash: string;
+  revoked: boolean;
+  last_used_ms: number | string;
+  account_id: string;
+  tier: string;
+  period_start: string | null;
+  credits: number | string;
+  burst_count: number | string | null;
 }
 
 async function touchKey(db: Queryable, keyId: string, now: Date): Promise<void> {
@@ -94,7 +147,5 @@ async function touchKey(db: Queryable, keyId: string, now: Date): Promise<void> 
 
 /** For key-only capabilities: 401 unless the caller used a valid key. */
 export function requireKey(caller: Caller): asserts caller is Caller & { accountId: string; keyId: string } {
-  if (!caller.accountId || !caller.keyId) {
-    throw new ApiError("unauthorized", `this call needs an API key in the ${API_KEY_HEADER} header; create one on the account page`);
-  }
+  if (!caller.accountId || !caller.keyId) throw new ApiError("unauthorized", MISSING_KEY);
 }

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import { MONTHLY_CREDIT_GRANT, type Tier } from "@/lib/config";
 import type { Queryable } from "@/lib/db/client";
 import { creditWallets, type CreditWalletRow } from "@/lib/db/schema";
@@ -37,26 +37,6 @@ export async function refillWalletIfNewMonth(
     .update(creditWallets)
     .set({ periodStart: month, grantAmount: grant, grantRemaining: grant, updatedAt: now })
     .where(and(eq(creditWallets.accountId, accountId), lt(creditWallets.periodStart, month)))
-    .returning();
-  return rows[0] ?? null;
-}
-
-/**
- * Spends `cost` credits, the grant first and then purchased credits, in one
- * conditional UPDATE: it changes the row only when the total covers the cost, so
- * the wallet can never go below zero however many requests race. Returns the
- * wallet after the spend, or null when it could not pay.
- */
-export async function spendCredits(db: Queryable, accountId: string, cost: number, now: Date): Promise<CreditWalletRow | null> {
-  const w = creditWallets;
-  const rows = await db
-    .update(w)
-    .set({
-      grantRemaining: sql`greatest(${w.grantRemaining} - ${cost}, 0)`,
-      purchasedRemaining: sql`${w.purchasedRemaining} - greatest(${cost} - ${w.grantRemaining}, 0)`,
-      updatedAt: now,
-    })
-    .where(and(eq(w.accountId, accountId), sql`${w.grantRemaining} + ${w.purchasedRemaining} >= ${cost}`))
     .returning();
   return rows[0] ?? null;
 }

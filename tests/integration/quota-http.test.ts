@@ -382,3 +382,20 @@ describe("GET /v1/credits", () => {
     expect(lookup1.headers.get("x-credits-remaining")).toBe("1029");
   });
 });
+
+describe("the transport-neutral core (what the MCP endpoint calls)", () => {
+  it("admits, charges and reports headers without a Request, and puts the headers on its 429", async () => {
+    const { admitCaller, chargeCaller, quotaHeaders } = await import("@/lib/quota");
+    const acc = await account({ credits: 5 });
+    const { caller, state } = await admitCaller({ apiKey: acc.key, ip: "192.0.2.1" }, { metered: true });
+    expect(caller).toEqual({ tier: "registered", accountId: acc.accountId, keyId: acc.keyId, ip: "192.0.2.1" });
+    await chargeCaller(caller, "preflight:builtin:baseline:io.github.a/b", 5, { state });
+    expect(quotaHeaders(caller, state)).toMatchObject({ "x-tier": "registered", "x-credits-remaining": "0", "x-ratelimit-remaining": "59" });
+    await expect(chargeCaller(caller, "search:other", 1, { state })).rejects.toMatchObject({ code: "payment_required", status: 402 });
+    await expect(admitCaller({ apiKey: "catk_nope", ip: "192.0.2.1" })).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(admitCaller({ ip: "192.0.2.1" }, { keyRequired: true })).rejects.toMatchObject({ code: "unauthorized" });
+    for (let i = 0; i < 59; i++) await admitCaller({ apiKey: acc.key, ip: "192.0.2.1" }, { metered: true });
+    const err = await admitCaller({ apiKey: acc.key, ip: "192.0.2.1" }, { metered: true }).catch((e) => e);
+    expect(err).toMatchObject({ code: "rate_limited", extra: { retryAfter: 55, headers: { "x-tier": "registered", "x-ratelimit-remaining": "0" } } });
+  });
+});
