@@ -22,3 +22,6 @@ export * from "./harvest-runs";
 export * from "./source-cooldowns";
 export * from "./osv-advisories";
 export * from "./vuln-observations";
+export * from "./watches";
+export * from "./watch-deliveries";
+export * from "./watch-delivery-attempts";
