@@ -1,0 +1,146 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SMTPServer } from "smtp-server";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { drizzleAuthAdapter } from "@/lib/auth/drizzle-adapter";
+import { sendMail } from "@/lib/auth/send-mail";
+import { mailboxVisibleTo } from "@/lib/auth/list-dev-mail";
+import { createAccount } from "@/lib/accounts/create-account";
+import { createApiKey } from "@/lib/accounts/create-api-key";
+import { listApiKeys } from "@/lib/accounts/list-api-keys";
+import { sendLostKeyNotice } from "@/lib/accounts/send-lost-key-notice";
+import { apiKeys, creditWallets, devMailbox } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/client";
+import { resetDb } from "../helpers/db";
+
+let db: Db;
+let logged: string[];
+beforeEach(async () => {
+  db = await resetDb();
+  logged = [];
+  vi.spyOn(console, "log").mockImplementation((...args) => void logged.push(args.join(" ")));
+  delete process.env.SMTP_URL;
+  delete process.env.DEV_MAILBOX;
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete process.env.SMTP_URL;
+  delete process.env.DEV_MAILBOX;
+});
+
+describe("accounts", () => {
+  it("creates an account with this month's grant and no card, once per e-mail address", async () => {
+    const a = await createAccount({ email: "Ada@Example.TEST" }, { db, now: new Date("2026-05-20T10:00:00Z") });
+    const again = await createAccount({ email: "ada@example.test" }, { db });
+    expect(again.id).toBe(a.id);
+    expect(a).toMatchObject({ email: "ada@example.test", tier: "registered" });
+    expect(a.id).toMatch(/^acc_[0-9a-z]{16}$/);
+    const [w] = await db.select().from(creditWallets).where(eq(creditWallets.accountId, a.id));
+    expect(w).toMatchObject({ periodStart: "2026-05-01", grantAmount: 1000, grantRemaining: 1000, purchasedRemaining: 0 });
+  });
+
+  it("stores a key as its hash and prefix only, and lists it without the key", async () => {
+    const a = await createAccount({ email: "k@example.test" }, { db });
+    const created = await createApiKey(a.id, { db });
+    const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, created.keyId));
+    expect(JSON.stringify(row)).not.toContain(created.key);
+    expect(row.prefix).toBe(created.key.slice(0, 11));
+    const listed = await listApiKeys(a.id, { db });
+    expect(listed).toEqual([{ keyId: created.keyId, prefix: created.prefix, createdAt: expect.any(Date), lastUsedAt: null, revokedAt: null }]);
+  });
+});
+
+describe("the sign-in adapter", () => {
+  it("creates, finds and verifies accounts by e-mail, case-insensitively", async () => {
+    const adapter = drizzleAuthAdapter();
+    const user = await adapter.createUser!({ email: "New@Example.test", emailVerified: null } as never);
+    expect(await adapter.getUserByEmail!("new@EXAMPLE.test")).toMatchObject({ id: user.id, email: "new@example.test" });
+    const verified = new Date("2026-05-20T10:00:00Z");
+    expect(await adapter.updateUser!({ id: user.id, emailVerified: verified })).toMatchObject({ emailVerified: verified });
+    expect((await db.select().from(creditWallets)).map((w) => w.accountId)).toEqual([user.id]);
+  });
+
+  it("lets a magic-link token be used exactly once, also by two clicks at the same time", async () => {
+    const adapter = drizzleAuthAdapter();
+    const expires = new Date(Date.now() + 3600_000);
+    await adapter.createVerificationToken!({ identifier: "a@example.test", token: "hashed-token", expires });
+    const [first, second] = await Promise.all([
+      adapter.useVerificationToken!({ identifier: "a@example.test", token: "hashed-token" }),
+      adapter.useVerificationToken!({ identifier: "a@example.test", token: "hashed-token" }),
+    ]);
+    expect([first, second].filter(Boolean)).toEqual([{ identifier: "a@example.test", token: "hashed-token", expires }]);
+    expect(await adapter.useVerificationToken!({ identifier: "a@example.test", token: "hashed-token" })).toBeNull();
+  });
+});
+
+describe("mail without SMTP: the log and the dev mailbox", () => {
+  it("writes the link to the log and to the dev mailbox", async () => {
+    const url = "http://localhost:3000/api/auth/callback/email?token=t1&email=a%40example.test";
+    expect(await sendMail({ to: "a@example.test", subject: "Sign in to mcp-preflight", text: `link ${url}`, url })).toEqual({
+      delivered: "dev-mailbox",
+    });
+    expect(logged.join("\n")).toContain(url);
+    expect(await db.select().from(devMailbox)).toMatchObject([{ to: "a@example.test", subject: "Sign in to mcp-preflight", url }]);
+  });
+
+  it("keeps nothing in the dev mailbox when DEV_MAILBOX=0", async () => {
+    process.env.DEV_MAILBOX = "0";
+    expect((await sendMail({ to: "a@example.test", subject: "s", text: "t", url: "http://x/" })).delivered).toBe("log");
+    expect(await db.select().from(devMailbox)).toEqual([]);
+  });
+
+  it.each([
+    [null, true],
+    ["127.0.0.1", true],
+    ["::1", true],
+    ["::ffff:127.0.0.1", true],
+    ["192.168.1.20", false],
+    ["203.0.113.9", false],
+  ])("shows the mailbox page to socket address %s: %s", (ip, visible) => {
+    expect(mailboxVisibleTo(ip)).toBe(visible);
+  });
+
+  it("sends a lost-key notice that explains and links, with no key in it", async () => {
+    const a = await createAccount({ email: "lost@example.test" }, { db });
+    const { key } = await createApiKey(a.id, { db });
+    expect(await sendLostKeyNotice(a.id)).toEqual({ to: "lost@example.test" });
+    const [mail] = await db.select().from(devMailbox);
+    expect(mail.subject).toMatch(/lost/i);
+    expect(mail.text).toMatch(/nobody, not even us, can show or send a key again/);
+    expect(mail.url).toMatch(/\/account#create-key$/);
+    expect(JSON.stringify(mail)).not.toContain(key);
+    expect(JSON.stringify(mail)).not.toContain(key.slice(0, 11));
+  });
+});
+
+describe("mail with SMTP_URL", () => {
+  it("sends through the SMTP server and keeps nothing in the dev mailbox", async () => {
+    const received: { from?: string; to: string[]; data: string }[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, session, done) {
+        let data = "";
+        stream.on("data", (c) => (data += c));
+        stream.on("end", () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.server.address() as AddressInfo;
+    process.env.SMTP_URL = `smtp://127.0.0.1:${port}?ignoreTLS=true`;
+    try {
+      const result = await sendMail({ to: "b@example.test", subject: "Sign in to mcp-preflight", text: "open http://x/link", url: "http://x/link" });
+      expect(result.delivered).toBe("smtp");
+      expect(received).toHaveLength(1);
+      expect(received[0].to).toEqual(["b@example.test"]);
+      expect(received[0].data).toContain("Subject: Sign in to mcp-preflight");
+      expect(received[0].data).toContain("open http://x/link");
+      expect(await db.select().from(devMailbox)).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
