@@ -5,6 +5,7 @@ import {
   chargeCaller,
   quotaHeaders,
   type Caller,
+  type ChargeOptions,
   type ChargeResult,
   type QuotaState,
 } from "@/lib/quota";
@@ -23,9 +24,11 @@ export interface RouteContext<P> {
    * option): credits for keyed callers, the daily lookup allowance for
    * anonymous ones; a repeat of the same subject the same day is free. Call it
    * after input validation and the existence check, so rejected requests spend
-   * nothing. Throws 402 payment_required or 429 rate_limited.
+   * nothing. Throws 402 payment_required or 429 rate_limited. `options.allowance`
+   * counts anonymous subjects in another keyless allowance than the daily lookups
+   * (config audit: one config per IP per day).
    */
-  charge: (subject: string, cost?: number) => Promise<ChargeResult>;
+  charge: (subject: string, cost?: number, options?: Pick<ChargeOptions, "allowance">) => Promise<ChargeResult>;
 }
 
 export interface WithCallerOptions {
@@ -63,10 +66,10 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       const resolved = await admitCaller(req, { metered, keyRequired: options.keyRequired, state });
       caller = resolved.caller;
       const who = caller;
-      const charge = async (subject: string, cost = options.cost): Promise<ChargeResult> => {
+      const charge = async (subject: string, cost = options.cost, chargeOptions: Pick<ChargeOptions, "allowance"> = {}): Promise<ChargeResult> => {
         if (!metered) throw new Error("charge() called on a route wrapped without { metered: true }");
         if (cost === undefined) throw new Error("charge() needs a cost (argument or the route's cost option)");
-        return chargeCaller(who, subject, cost, { state });
+        return chargeCaller(who, subject, cost, { state, allowance: chargeOptions.allowance });
       };
       const params = ((await ctx?.params) ?? {}) as P;
       const result = await handler({ req, url: new URL(req.url), params, requestId, headers, caller, charge });

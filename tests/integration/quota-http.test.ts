@@ -399,3 +399,22 @@ describe("the transport-neutral core (what the MCP endpoint calls)", () => {
     expect(err).toMatchObject({ code: "rate_limited", extra: { retryAfter: 55, headers: { "x-tier": "registered", "x-ratelimit-remaining": "0" } } });
   });
 });
+
+describe("another keyless allowance", () => {
+  it("counts an anonymous allowance of its own (config audit: one config per IP per day) apart from the lookups", async () => {
+    const audit = withCaller(
+      async ({ url, charge }) => {
+        await charge(`audit:${url.searchParams.get("config")}`, 1, { allowance: { name: "config-audits", limit: 1 } });
+        return { ok: true };
+      },
+      { metered: true },
+    );
+    expect((await call(audit, "/v1/audit?config=a")).status).toBe(200);
+    expect((await call(audit, "/v1/audit?config=a")).status).toBe(200);
+    const second = await call(audit, "/v1/audit?config=b");
+    expect(second.status).toBe(429);
+    expect(await second.json()).toMatchObject({ error: "rate_limited", message: expect.stringMatching(/1 distinct config-audits per UTC day/) });
+    // the lookups are untouched
+    expect((await get("/v1/lookup?name=io.github.a/b")).headers.get("x-ratelimit-remaining")).toBe("9");
+  });
+});
