@@ -1,0 +1,329 @@
+import { classifyContainer } from "./classify-container";
+import { classifyMcpProxy, classifyNpmLaunch, classifySupergateway, parseNpmArgs } from "./classify-npm";
+import { classifyPipx, classifyPython, classifyUv, classifyUvx, isPythonProgram } from "./classify-python";
+import { isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
+import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, type LaunchContext } from "./identity";
+import { parseNpmSpec } from "./package-specs";
+import { checkRemoteUrl, isExampleHost, redactUrl } from "./remote-url";
+import type { ConfigEntry, EntryIdentity } from "./types";
+
+/** Wrappers within wrappers deeper than this are not followed (a config never needs more than three). */
+export const MAX_WRAPPER_DEPTH = 8;
+
+/** A map key that is a canonical registry name: a reverse-DNS namespace, a slash, a name. */
+export const CANONICAL_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\/[A-Za-z0-9][A-Za-z0-9._-]*$/i;
+
+/**
+ * What one entry runs or connects to, from the file alone (layouts reference §4–§5): a remote URL (also
+ * behind mcp-remote and similar bridges), an npm or PyPI package, a container image, a Smithery name, a
+ * canonical name when nothing is launched, or a local/other launch that no catalog row can match. Wrappers
+ * (`cmd /c`, `sh -c`, `wsl`, `env`, secret injectors, absolute launcher paths and Windows shims) are peeled.
+ */
+export function classifyEntry(entry: ConfigEntry): EntryIdentity {
+  const root = { wrappers: [] as string[] };
+  const bothNote = entry.url && entry.command ? `the entry has both a URL and a command (${entry.command}); clients differ in which they use` : null;
+  const useUrl = entry.url && (!entry.command || (entry.transport !== null && entry.transport !== "stdio") || entry.urlField === "httpUrl");
+  if (entry.url && useUrl) return withNote(classifyRemote(entry.url, [], entry), bothNote);
+  if (entry.command) {
+    const argv = commandArgv(entry.command, entry.args);
+    return withNote(classifyArgv(argv, [], 0), bothNote);
+  }
+  if (entry.extension) {
+    return otherIdentity(
+      entry.key,
+      `a Zed extension (${entry.key}) provides this server; what it launches is not in the settings file`,
+      root,
+    );
+  }
+  if (CANONICAL_NAME.test(entry.key)) return identity("name", entry.key, root, { confidence: "medium" });
+  return { ...identity("other", null, root), unresolvable: { code: "no_launch", summary: "the entry has neither a command nor a URL" } };
+}
+
+function withNote(id: EntryIdentity, note: string | null): EntryIdentity {
+  if (!note) return id;
+  return { ...id, note: id.note ? `${id.note}; ${note}` : note };
+}
+
+/** Launchers the dispatcher knows by name; a path-like command with spaces is split only when it starts with one. */
+const KNOWN_PROGRAMS = new Set([
+  "cmd", "powershell", "pwsh", "bash", "sh", "zsh", "dash", "ksh", "fish", "wsl", "env", "npx", "pnpx", "bunx", "npm", "pnpm",
+  "yarn", "bun", "deno", "uvx", "uv", "pipx", "docker", "podman", "nerdctl", "node", "python", "python3", "py",
+]);
+
+/**
+ * `command` + `args` as one argv. A command with spaces and no args (`"command": "npx -y pkg"`) is split the
+ * way the client's shell would, unless it is a path that merely contains spaces (`C:\Program Files\…\x.exe`).
+ */
+function commandArgv(command: string, args: string[]): string[] {
+  if (args.length || !/\s/.test(command)) return [command, ...args];
+  const words = splitCommandLine(command, { windows: /\\/.test(command) }).words;
+  if (!isPathLike(command) || KNOWN_PROGRAMS.has(programName(words[0] ?? ""))) return words.length ? words : [command];
+  return [command];
+}
+
+function classifyRemote(url: string, wrappers: string[], entry?: ConfigEntry): EntryIdentity {
+  const ctx = { wrappers };
+  const check = checkRemoteUrl(url);
+  if (!check.ok) {
+    const kind = check.code === "loopback_url" || check.code === "local_socket" ? "local" : "remote";
+    return { ...identity(kind, url.trim(), ctx), identifier: redactedText(url), unresolvable: { code: check.code, summary: check.summary } };
+  }
+  const notes: string[] = [];
+  if (entry?.transport === "http" || entry?.transport === "streamable-http" || entry?.transport === "streamablehttp") {
+    if (/\/sse\/?$/i.test(check.url.pathname)) notes.push(`type ${entry.transport} with an /sse path: the transport and the URL disagree`);
+  }
+  if (isExampleHost(check.url.hostname)) notes.push(`${check.url.hostname} is a documentation host`);
+  return identity("remote", redactUrl(check.url), ctx, { note: notes.join("; ") || null });
+}
+
+function redactedText(url: string): string {
+  try {
+    return redactUrl(new URL(url.trim()));
+  } catch {
+    return url.trim();
+  }
+}
+
+function classifyArgv(argv: string[], wrappers: string[], depth: number): EntryIdentity {
+  const ctx: LaunchContext = {
+    wrappers,
+    inner: (inner, wrapper) => {
+      if (depth + 1 > MAX_WRAPPER_DEPTH) return otherIdentity(null, `wrappers are nested more than ${MAX_WRAPPER_DEPTH} deep`, { wrappers });
+      if (!inner.length) return otherIdentity(wrapper, `${wrapper} is called without a command`, { wrappers });
+      return classifyArgv(inner, [...wrappers, wrapper], depth + 1);
+    },
+    remote: (url, wrapper) => classifyRemote(url, [...wrappers, wrapper]),
+  };
+  const [command, ...args] = argv;
+  if (!command) return otherIdentity(null, "the command is empty", ctx);
+  const program = programName(command);
+  const shownProgram = isPathLike(command) ? `${program} (${command})` : program;
+
+  switch (program) {
+    case "cmd":
+      return peelCmd(args, ctx);
+    case "powershell":
+    case "pwsh":
+      return peelPowershell(program, args, ctx);
+    case "bash":
+    case "sh":
+    case "zsh":
+    case "dash":
+    case "ksh":
+    case "fish":
+      return peelPosixShell(program, args, ctx);
+    case "wsl":
+      return ctx.inner(skipOptions(args, ["-d", "--distribution", "-u", "--user", "--cd", "--shell-type"], ["-e", "--exec", "--"]), program);
+    case "env":
+      return peelEnv(args, ctx);
+    case "sudo":
+    case "doas":
+    case "nice":
+    case "nohup":
+    case "exec":
+    case "time":
+    case "command":
+      return ctx.inner(skipOptions(args, ["-u", "-g", "-n", "-C", "-h"], ["--"]), program);
+    case "op":
+    case "doppler":
+    case "infisical":
+    case "dotenv":
+    case "dotenvx":
+    case "with-env": {
+      const dash = args.indexOf("--");
+      if (dash >= 0) return ctx.inner(args.slice(dash + 1), `${program} … --`);
+      if (program === "dotenv") return ctx.inner(skipOptions(args, ["-e", "-c", "-v"], []), program);
+      return otherIdentity(program, `${program} is called without \`-- <command>\``, ctx);
+    }
+    case "npx":
+    case "pnpx":
+    case "bunx":
+    case "pnx":
+      return classifyNpmLaunch(program, args, ctx);
+    case "npm": {
+      const sub = args.findIndex((a) => !a.startsWith("-"));
+      if (args[sub] === "exec" || args[sub] === "x") return classifyNpmLaunch(`npm ${args[sub]}`, args.slice(sub + 1), ctx);
+      return localIdentity(`npm ${args[sub] ?? ""}`.trim(), `npm ${args[sub] ?? ""} runs a script of the local project`.replace(/\s+/g, " "), ctx);
+    }
+    case "pnpm":
+    case "yarn": {
+      const parsed = parseNpmArgs(args);
+      if (parsed.positional[0] === "dlx") return classifyNpmLaunch(`${program} dlx`, [...parsed.packages.flatMap((p) => ["--package", p]), ...parsed.positional.slice(1)], ctx);
+      return localIdentity(`${program} ${parsed.positional[0] ?? ""}`.trim(), `${program} ${parsed.positional[0] ?? ""} runs a script of the local project`.replace(/\s+/g, " "), ctx);
+    }
+    case "bun": {
+      if (args[0] === "x") return classifyNpmLaunch("bun x", args.slice(1), ctx);
+      return runnerWithFile(shownProgram, args[0] === "run" ? args.slice(1) : args, ctx);
+    }
+    case "deno":
+      return classifyDeno(args, ctx);
+    case "uvx":
+      return classifyUvx("uvx", args, ctx);
+    case "uv":
+      return classifyUv(args, ctx);
+    case "pipx":
+      return classifyPipx(args, ctx);
+    case "docker":
+    case "podman":
+    case "nerdctl":
+      return classifyContainer(program, args, ctx);
+    case "mcp-remote":
+      return args.find((a) => !a.startsWith("-")) ? ctx.remote(args.find((a) => !a.startsWith("-"))!, "mcp-remote") : otherIdentity("mcp-remote", "mcp-remote is called without a URL", ctx);
+    case "supergateway":
+      return classifySupergateway(args, "supergateway", ctx);
+    case "mcp-proxy":
+      return classifyMcpProxy(args, "mcp-proxy", ctx);
+    case "node":
+    case "nodejs":
+    case "tsx":
+    case "ts-node":
+    case "esno":
+    case "nodemon":
+      return runnerWithFile(shownProgram, args, ctx);
+    case "curl":
+    case "wget":
+    case "nc":
+    case "ncat": {
+      const target = args.find((a) => /^https?:\/\//i.test(a));
+      return otherIdentity(
+        program,
+        `runs ${program}${target ? ` against ${target}` : ""}: a network command, not an MCP server launcher; it runs whenever the client loads this config`,
+        ctx,
+      );
+    }
+  }
+
+  if (isPythonProgram(program)) return classifyPython(shownProgram, args, ctx);
+  if (["php", "ruby", "perl", "java", "dotnet", "lua", "rscript", "julia", "elixir", "erl"].includes(program)) {
+    return interpreterWithFile(shownProgram, program, args, ctx);
+  }
+  if (isPathLike(command)) {
+    const pkg = npmShimPackage(command) ?? installedNpmPackage(command);
+    return localIdentity(
+      command,
+      `runs the local program ${command}`,
+      ctx,
+      pkg ? `it looks like an installed copy of npm package ${pkg}; audit \`npx -y ${pkg}\` to check the package` : null,
+    );
+  }
+  return otherIdentity(program, `runs the program \`${program}\` found on PATH; which package installed it is not known from the file`, ctx);
+}
+
+/** `node [flags] file` and friends: the file is the server, the runner is not. */
+function runnerWithFile(program: string, args: string[], ctx: LaunchContext): EntryIdentity {
+  const withValue = new Set(["--import", "-r", "--require", "--loader", "--experimental-loader", "--env-file", "--tsconfig", "--conditions", "-C", "--inspect-port", "--title", "--max-old-space-size"]);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-e" || a === "--eval" || a === "-p" || a === "--print") return otherIdentity(program, `${program} ${a} runs inline code`, ctx);
+    if (a.startsWith("-")) {
+      if (withValue.has(a)) i++;
+      continue;
+    }
+    const pkg = installedNpmPackage(a);
+    return localIdentity(
+      a,
+      `${program} runs the local file ${a}`,
+      ctx,
+      pkg ? `the file is inside an installed copy of npm package ${pkg}; audit \`npx -y ${pkg}\` to check the package` : null,
+    );
+  }
+  return otherIdentity(program, `${program} is called without a file`, ctx);
+}
+
+/** `php file.phar` → local; `php artisan boost:mcp` → other (a command of the local project's framework). */
+function interpreterWithFile(shown: string, program: string, args: string[], ctx: LaunchContext): EntryIdentity {
+  let i = 0;
+  while (i < args.length && args[i].startsWith("-")) i += program === "java" && (args[i] === "-cp" || args[i] === "-classpath") ? 2 : 1;
+  const target = args[i];
+  if (target && looksLikeFile(target)) return localIdentity(target, `${shown} runs the local file ${target}`, ctx);
+  return otherIdentity(
+    target ? `${program} ${target}` : program,
+    `runs \`${[program, ...args.slice(0, 2)].join(" ")}\`, a command of a local ${program} project or tool, not a published MCP package`,
+    ctx,
+  );
+}
+
+/** `deno run [flags] npm:pkg` → jspkg; `jsr:`, URLs and files are not npm packages. */
+function classifyDeno(args: string[], ctx: LaunchContext): EntryIdentity {
+  const run = args[0] === "run" ? 1 : 0;
+  const target = args.slice(run).find((a) => !a.startsWith("-"));
+  if (!target) return otherIdentity("deno", "deno is called without a module", ctx);
+  if (target.startsWith("npm:")) {
+    const spec = parseNpmSpec(target);
+    if (spec.kind === "registry") return identity("jspkg", spec.name, ctx, { version: spec.version });
+  }
+  if (/^(jsr:|https?:)/.test(target)) return otherIdentity(target, `deno runs ${target}, which is not an npm or PyPI package`, ctx);
+  return localIdentity(target, `deno runs the local file ${target}`, ctx);
+}
+
+/** `cmd [/s] [/q] /c <line>` (also `/k`): the rest is the real command, split if it was passed as one string. */
+function peelCmd(args: string[], ctx: LaunchContext): EntryIdentity {
+  const at = args.findIndex((a) => /^\/[ck]$/i.test(a));
+  if (at < 0) return otherIdentity("cmd", "cmd is called without /c", ctx);
+  let rest = args.slice(at + 1);
+  // `cmd /c "npx -y pkg"`: the whole command line in one argument
+  if (rest.length === 1) rest = splitCommandLine(rest[0], { windows: true }).words;
+  return ctx.inner(rest, "cmd /c");
+}
+
+function peelPowershell(program: string, args: string[], ctx: LaunchContext): EntryIdentity {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i].toLowerCase();
+    if (a === "-command" || a === "-c") return ctx.inner(splitCommandLine(args.slice(i + 1).join(" "), { windows: true }).words, `${program} -Command`);
+    if (a === "-file" || a === "-f") return localIdentity(args[i + 1] ?? program, `${program} runs the local script ${args[i + 1] ?? ""}`.trim(), ctx);
+    if (a === "-executionpolicy" || a === "-ep") i++;
+  }
+  return otherIdentity(program, `${program} is called without -Command or -File`, ctx);
+}
+
+/** `bash|sh|zsh -c "<line>"` (also -lc, -ic, `-l -c`) → the line, split; `bash script.sh` → a local script. */
+function peelPosixShell(program: string, args: string[], ctx: LaunchContext): EntryIdentity {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (/^-[a-z]*c[a-z]*$/.test(a)) {
+      const line = args[i + 1];
+      if (line === undefined) return otherIdentity(program, `${program} -c is called without a command`, ctx);
+      const split = splitCommandLine(line);
+      return ctx.inner(split.words, `${program} ${a}`);
+    }
+    if (a === "-o" || a === "+o" || a === "--rcfile" || a === "--init-file") {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-") || a.startsWith("+")) continue;
+    return localIdentity(a, `${program} runs the local script ${a}`, ctx);
+  }
+  return otherIdentity(program, `${program} is called without a script or -c`, ctx);
+}
+
+/** `env [-i] [-u NAME] [NAME=value …] cmd …` → `cmd …`. */
+function peelEnv(args: string[], ctx: LaunchContext): EntryIdentity {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-u" || a === "--unset" || a === "-C" || a === "--chdir") {
+      i++;
+      continue;
+    }
+    if (a === "-S" || a === "--split-string") return ctx.inner(splitCommandLine(args.slice(i + 1).join(" ")).words, "env -S");
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (a.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) continue;
+    break;
+  }
+  return ctx.inner(args.slice(i), "env");
+}
+
+/** Drops leading options (those in `withValue` take the next word; `terminators` end the options). */
+function skipOptions(args: string[], withValue: string[], terminators: string[]): string[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (terminators.includes(a)) return args.slice(i + 1);
+    if (!a.startsWith("-")) break;
+    if (withValue.includes(a)) i++;
+  }
+  return args.slice(i);
+}

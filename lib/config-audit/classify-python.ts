@@ -1,0 +1,118 @@
+import { classifyMcpProxy } from "./classify-npm";
+import { identity, localIdentity, otherIdentity, type LaunchContext } from "./identity";
+import { parsePypiSpec } from "./package-specs";
+import type { EntryIdentity } from "./types";
+
+// uv / uvx options that take a value (layouts reference §5.4); every other flag is a boolean.
+const UV_WITH_VALUE = new Set([
+  "--from", "--with", "-w", "--with-editable", "--with-requirements", "-p", "--python", "--index", "--default-index", "-i",
+  "--index-url", "--extra-index-url", "-f", "--find-links", "--index-strategy", "--prerelease", "--resolution",
+  "--exclude-newer", "--constraints", "-c", "--overrides", "--env-file", "--directory", "--project", "--config-file",
+  "--cache-dir", "--refresh-package", "--python-preference", "--color", "--reinstall-package", "--upgrade-package", "-P",
+  "--keyring-provider", "--link-mode", "--build-constraints", "-b",
+]);
+
+/** `uv [global options] <subcommand> …`: `tool run` is uvx; `run` runs a local project or script. */
+export function classifyUv(args: string[], ctx: LaunchContext): EntryIdentity {
+  let i = 0;
+  for (; i < args.length && args[i].startsWith("-"); i++) if (UV_WITH_VALUE.has(args[i])) i++;
+  const sub = args[i];
+  if (sub === "tool" && (args[i + 1] === "run" || args[i + 1] === "uvx")) return classifyUvx("uv tool run", args.slice(i + 2), ctx);
+  if (sub === "x") return classifyUvx("uv x", args.slice(i + 1), ctx);
+  if (sub === "run") {
+    const rest = args.slice(i + 1);
+    let j = 0;
+    for (; j < rest.length && rest[j].startsWith("-"); j++) if (UV_WITH_VALUE.has(rest[j])) j++;
+    const target = rest[j] ?? "(the project)";
+    return localIdentity(target, `uv run runs ${target} from a local project or script, not a published package`, ctx);
+  }
+  return otherIdentity("uv", `uv ${sub ?? ""} does not launch a published package`.replace(/\s+/g, " "), ctx);
+}
+
+/** `uvx [options] [--from SPEC] name[@version] [args]`. */
+export function classifyUvx(launcher: string, args: string[], ctx: LaunchContext): EntryIdentity {
+  let from: string | null = null;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (!a.startsWith("-")) break;
+    const eq = a.indexOf("=");
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const value = eq > 0 ? a.slice(eq + 1) : null;
+    if (flag === "--from") from = value ?? args[++i] ?? null;
+    else if (UV_WITH_VALUE.has(flag) && value === null) i++;
+  }
+  const tool = args[i];
+  const serverArgs = args.slice(i + 1);
+  if (!tool && !from) return otherIdentity(launcher, `${launcher} is called without a tool to run`, ctx);
+  const spec = parsePypiSpec(from ?? tool!);
+  const toolName = (tool ?? "").replace(/@.*$/, "").toLowerCase();
+  if ((spec.kind === "registry" && spec.name.toLowerCase() === "mcp-proxy") || (!from && toolName === "mcp-proxy")) {
+    return classifyMcpProxy(serverArgs, `${launcher} mcp-proxy`, ctx);
+  }
+  return pypiIdentity(launcher, spec, ctx);
+}
+
+function pypiIdentity(launcher: string, spec: ReturnType<typeof parsePypiSpec>, ctx: LaunchContext, confidence: "high" | "low" = "high", note: string | null = null): EntryIdentity {
+  if (spec.kind === "git") return otherIdentity(spec.source, `${launcher} installs from the VCS source ${spec.source}; only registry packages can be tied to a catalog server`, ctx);
+  if (spec.kind === "url") return otherIdentity(spec.source, `${launcher} installs from the URL ${spec.source}; only registry packages can be tied to a catalog server`, ctx);
+  if (spec.kind === "local") return localIdentity(spec.source, `${launcher} runs the local package ${spec.source}`, ctx);
+  return identity("pypkg", spec.name, ctx, { version: spec.version, confidence, note });
+}
+
+/** `pipx run [--spec SPEC] [--python P] [--pip-args A] APP …` → SPEC, else APP. */
+export function classifyPipx(args: string[], ctx: LaunchContext): EntryIdentity {
+  if (args[0] !== "run") return otherIdentity("pipx", `pipx ${args[0] ?? ""} does not launch a package`.trim(), ctx);
+  let spec: string | null = null;
+  let i = 1;
+  for (; i < args.length && args[i].startsWith("-"); i++) {
+    const a = args[i];
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (a === "--spec") spec = args[++i] ?? null;
+    else if (a.startsWith("--spec=")) spec = a.slice(7);
+    else if (["--python", "--pip-args", "--index-url", "-i", "--backend"].includes(a)) i++;
+  }
+  const app = args[i];
+  if (!spec && !app) return otherIdentity("pipx", "pipx run is called without an app", ctx);
+  return pypiIdentity("pipx run", parsePypiSpec(spec ?? app!), ctx);
+}
+
+/** The program names of Python interpreters: python, python3, python3.12, py, pypy3. */
+export function isPythonProgram(program: string): boolean {
+  return /^(python|py|pypy)(\d+(\.\d+)?)?w?$/.test(program);
+}
+
+/**
+ * `python [flags] -m module` → the PyPI distribution of the same name (a guess by name only: low
+ * confidence); `python file.py` → a local file; `python -c …` → other.
+ */
+export function classifyPython(program: string, args: string[], ctx: LaunchContext): EntryIdentity {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-m" || (a.startsWith("-m") && a.length > 2 && !a.startsWith("--"))) {
+      const module = a === "-m" ? args[i + 1] : a.slice(2);
+      if (!module) break;
+      // `pkg.server` / `pkg.__main__` entry modules name the package before them
+      const dist = module.replace(/\.(__main__|main|server|cli|app)$/, "").replace(/_/g, "-");
+      return identity("pypkg", dist, ctx, {
+        confidence: "low",
+        note: `${program} -m ${module} names a module; the PyPI distribution ${dist} is a guess by name`,
+      });
+    }
+    if (a === "-c") return otherIdentity(program, `${program} -c runs inline code`, ctx);
+    if (a === "-X" || a === "-W" || a === "-Q") {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-")) continue;
+    return localIdentity(a, `${program} runs the local file ${a}`, ctx);
+  }
+  return otherIdentity(program, `${program} is called without a module or a file`, ctx);
+}

@@ -1,0 +1,56 @@
+/**
+ * Splits a shell command line into words. POSIX rules by default (single quotes literal, double quotes with
+ * backslash escapes, backslash escapes outside quotes); `windows` keeps backslashes literal (they are path
+ * separators to cmd.exe) and only double quotes group. Operators (`&&`, `;`, `|`) end the first command:
+ * what follows them is returned in `rest`, so a caller can tell that the line runs more than one program.
+ */
+export function splitCommandLine(line: string, opts: { windows?: boolean } = {}): { words: string[]; rest: string | null } {
+  const words: string[] = [];
+  let cur = "";
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"' && !opts.windows && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) cur += line[++i];
+      else cur += c;
+      continue;
+    }
+    if (c === '"' || (c === "'" && !opts.windows)) {
+      quote = c;
+      inWord = true;
+    } else if (c === "\\" && !opts.windows && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+      if (inWord) words.push(cur);
+      cur = "";
+      inWord = false;
+    } else if (c === ";" || c === "|" || (c === "&" && (line[i + 1] === "&" || opts.windows))) {
+      if (inWord) words.push(cur);
+      return { words, rest: line.slice(i).replace(/^[;|&]+/, "").trim() || null };
+    } else {
+      cur += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return { words, rest: null };
+}
+
+/** The program name of a launcher path: directory and Windows extension dropped, lower-case (`C:\…\npx.cmd` → `npx`). */
+export function programName(command: string): string {
+  const base = command.replace(/\\/g, "/").split("/").pop() ?? command;
+  return base.toLowerCase().replace(/\.(exe|cmd|bat|ps1|com)$/, "");
+}
+
+/** A command given as a path (absolute, relative, home-relative or with a variable), not a bare program name. */
+export function isPathLike(s: string): boolean {
+  return /^(\/|\.{1,2}[\\/]|~[\\/]?|[A-Za-z]:[\\/]|\\\\|\$\{|\$[A-Za-z_]|%[A-Za-z_]+%)/.test(s) || /[\\/]/.test(s);
+}
+
+/** A token that names a file to run: a path, or a name with a script or program extension. */
+export function looksLikeFile(s: string): boolean {
+  return isPathLike(s) || /\.(py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|sh|bash|zsh|ps1|rb|pl|php|phar|jar|exe|bin|lua|dll)$/i.test(s);
+}

@@ -1,0 +1,141 @@
+import { HONOURED_MAP_KEYS } from "./client-layouts";
+import type { ConfigEntry, LayoutId } from "./types";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
+
+/** A server map found in the document: where it is, and its entries as [label, value] pairs. */
+interface FoundMap {
+  mapKey: string;
+  /** The layout this map alone suggests, used when the file name names no client. */
+  layout: LayoutId;
+  /** The pattern HONOURED_MAP_KEYS uses for this map. */
+  pattern: string;
+  items: [string, unknown][];
+}
+
+/**
+ * The server maps of a parsed config and their entries. Servers are read only from the keys MCP clients
+ * actually use, at the level they use them: top-level `mcpServers` (a map, or Continue's list),
+ * `servers` (VS Code), `mcp.servers` (VS Code settings.json), `context_servers` (Zed), `mcp_servers`
+ * (Codex TOML tables), `projects.<path>.mcpServers` (Claude Code ~/.claude.json),
+ * `experimental.modelContextProtocolServers` (Continue's legacy config.json), and a Claude Code plugin's
+ * unwrapped top-level map. A `command` anywhere else (hooks, formatters, task lists, ACP agents) is not a
+ * server.
+ *
+ * `client` is the client the file name points to; without one the layout is the most specific map found.
+ * Entries of a map the client does not read are kept, with `honoured: false`.
+ */
+export function findEntries(doc: Obj, client: LayoutId | null): { layout: LayoutId; mapKeys: string[]; entries: ConfigEntry[] } {
+  const maps = findMaps(doc);
+  let layout: LayoutId = client ?? maps[0]?.layout ?? "none";
+  if (client === "claude-code" && maps.length === 1 && maps[0].layout === "claude-code-plugin") layout = "claude-code-plugin";
+  const honouredPatterns = HONOURED_MAP_KEYS[layout] ?? [];
+  const honoured = (m: FoundMap) => honouredPatterns.includes(m.pattern);
+  // the map the client reads comes first
+  const ordered = [...maps.filter(honoured), ...maps.filter((m) => !honoured(m))];
+  const entries: ConfigEntry[] = [];
+  for (const m of ordered) {
+    for (const [key, value] of m.items) entries.push(toEntry(key, value, m.mapKey, honoured(m), layout));
+  }
+  return { layout, mapKeys: ordered.map((m) => m.mapKey), entries };
+}
+
+function findMaps(doc: Obj): FoundMap[] {
+  const maps: FoundMap[] = [];
+  const projects = doc.projects;
+  if (isObj(projects)) {
+    for (const [path, project] of Object.entries(projects)) {
+      if (isObj(project) && isObj(project.mcpServers)) {
+        maps.push({
+          mapKey: `projects[${JSON.stringify(path)}].mcpServers`,
+          layout: "claude-code-user",
+          pattern: "projects.*.mcpServers",
+          items: Object.entries(project.mcpServers),
+        });
+      }
+    }
+  }
+  if (isObj(doc.servers)) maps.push({ mapKey: "servers", layout: "vscode", pattern: "servers", items: Object.entries(doc.servers) });
+  if (isObj(doc.mcp) && isObj(doc.mcp.servers)) {
+    maps.push({ mapKey: "mcp.servers", layout: "vscode-settings", pattern: "mcp.servers", items: Object.entries(doc.mcp.servers) });
+  }
+  if (isObj(doc.context_servers)) {
+    maps.push({ mapKey: "context_servers", layout: "zed", pattern: "context_servers", items: Object.entries(doc.context_servers) });
+  }
+  if (isObj(doc.mcp_servers)) maps.push({ mapKey: "mcp_servers", layout: "codex", pattern: "mcp_servers", items: Object.entries(doc.mcp_servers) });
+  if (Array.isArray(doc.mcpServers)) {
+    maps.push({ mapKey: "mcpServers", layout: "continue", pattern: "mcpServers", items: listItems(doc.mcpServers) });
+  }
+  const experimental = isObj(doc.experimental) ? doc.experimental.modelContextProtocolServers : undefined;
+  if (Array.isArray(experimental)) {
+    maps.push({
+      mapKey: "experimental.modelContextProtocolServers",
+      layout: "continue",
+      pattern: "experimental.modelContextProtocolServers",
+      items: listItems(experimental),
+    });
+  }
+  if (isObj(doc.mcpServers)) {
+    // a file with a `projects` map is ~/.claude.json, whose top-level mcpServers is the user scope
+    const layout: LayoutId = maps.some((m) => m.layout === "claude-code-user") ? "claude-code-user" : "mcp-servers";
+    maps.push({ mapKey: "mcpServers", layout, pattern: "mcpServers", items: Object.entries(doc.mcpServers) });
+  }
+  if (!maps.length && looksUnwrapped(doc)) {
+    maps.push({ mapKey: "(top level)", layout: "claude-code-plugin", pattern: "(top level)", items: Object.entries(doc) });
+  }
+  // the most specific layout first: ~/.claude.json, then VS Code, Zed, Codex, Continue, the shared mcpServers map
+  const rank: LayoutId[] = ["claude-code-user", "vscode", "vscode-settings", "zed", "codex", "continue", "mcp-servers", "claude-code-plugin"];
+  return maps.sort((a, b) => rank.indexOf(a.layout) - rank.indexOf(b.layout));
+}
+
+/** Continue lists servers as items with a `name` (legacy items name nothing: they are numbered). */
+function listItems(list: unknown[]): [string, unknown][] {
+  return list.map((item, i) => [(isObj(item) && str(item.name)) || `#${i + 1}`, item]);
+}
+
+/** A plugin's `.mcp.json` may hold the server map itself: every top-level value is an entry. */
+function looksUnwrapped(doc: Obj): boolean {
+  const values = Object.values(doc);
+  return values.length > 0 && values.every((v) => isObj(v) && (str(v.command) !== null || str(v.url) !== null || str(v.serverUrl) !== null || str(v.httpUrl) !== null));
+}
+
+function argList(v: unknown): string[] {
+  if (!Array.isArray(v)) return typeof v === "string" && v.trim() ? [v] : [];
+  const out: string[] = [];
+  for (const a of v) {
+    if (typeof a === "string") out.push(a);
+    else if (typeof a === "number" || typeof a === "boolean") out.push(String(a));
+  }
+  return out;
+}
+
+function toEntry(key: string, value: unknown, mapKey: string, honoured: boolean, layout: LayoutId): ConfigEntry {
+  const e: Obj = isObj(value) ? value : {};
+  // Continue's legacy items and Zed's legacy form nest the launch one level down
+  const launch: Obj = isObj(e.transport) ? e.transport : e;
+  let command = str(launch.command);
+  let args = argList(launch.args);
+  if (isObj(launch.command)) {
+    command = str(launch.command.path) ?? str(launch.command.command);
+    args = argList(launch.command.args);
+  }
+  // Gemini reads httpUrl before url; Windsurf documents serverUrl
+  const urlField = str(launch.httpUrl) ? "httpUrl" : str(launch.url) ? "url" : str(launch.serverUrl) ? "serverUrl" : null;
+  const url = urlField ? (launch[urlField] as string).trim() : null;
+  const transport = str(launch.type) ?? str(e.transportType) ?? null;
+  return {
+    key,
+    mapKey,
+    honoured,
+    disabled: e.disabled === true || e.enabled === false,
+    command: command?.trim() ?? null,
+    args,
+    url,
+    urlField,
+    transport: transport ? transport.toLowerCase() : null,
+    extension: !command && !url && (layout === "zed" || mapKey === "context_servers") && isObj(value),
+    gallery: typeof e.gallery === "string" || e.gallery === true,
+  };
+}

@@ -1,0 +1,64 @@
+import type { Confidence, EntryIdentity, UnresolvedCode } from "./types";
+
+/**
+ * What each launcher classifier receives: the wrappers peeled so far and a way back into the dispatcher for
+ * the command or URL a wrapper or bridge carries (recursion is depth-limited there).
+ */
+export interface LaunchContext {
+  wrappers: string[];
+  /** Classifies an inner command line reached through `wrapper` (`cmd /c`, `bash -c`, `supergateway --stdio`). */
+  inner(argv: string[], wrapper: string): EntryIdentity;
+  /** Classifies a remote URL reached through a bridge (`mcp-remote`, `supergateway --sse`, `mcp-proxy`). */
+  remote(url: string, wrapper: string): EntryIdentity;
+}
+
+export function identity(
+  kind: EntryIdentity["kind"],
+  identifier: string | null,
+  ctx: { wrappers: string[] },
+  extra: { version?: string | null; confidence?: Confidence; note?: string | null } = {},
+): EntryIdentity {
+  return {
+    kind,
+    identifier,
+    version: extra.version ?? null,
+    confidence: extra.confidence ?? "high",
+    wrappers: [...ctx.wrappers],
+    unresolvable: null,
+    note: extra.note ?? null,
+  };
+}
+
+function unresolvable(
+  kind: "local" | "other",
+  code: UnresolvedCode,
+  identifier: string | null,
+  summary: string,
+  ctx: { wrappers: string[] },
+  note: string | null = null,
+): EntryIdentity {
+  return { ...identity(kind, identifier, ctx, { note }), unresolvable: { code, summary } };
+}
+
+/** A local file, script, binary or socket: never a catalog server. */
+export function localIdentity(identifier: string, summary: string, ctx: { wrappers: string[] }, note: string | null = null): EntryIdentity {
+  return unresolvable("local", "local_path", identifier, summary, ctx, note);
+}
+
+/** Something that is not a registry artifact (a program on PATH, a package URL, a git source, an aggregator). */
+export function otherIdentity(identifier: string | null, summary: string, ctx: { wrappers: string[] }, note: string | null = null): EntryIdentity {
+  return unresolvable("other", "not_a_registry_artifact", identifier, summary, ctx, note);
+}
+
+/** The file names a `…/node_modules/<pkg>/…` path runs: an installed copy of that npm package. */
+export function installedNpmPackage(path: string): string | null {
+  const m = path.replace(/\\/g, "/").match(/node_modules\/((?:@[^/]+\/)?[^/.][^/]*)/);
+  return m && m[1] !== ".bin" ? m[1] : null;
+}
+
+/** A global npm install shim (`…/npm/<bin>.cmd`, `…/.npm-global/bin/<bin>`): the package is probably `<bin>`. */
+export function npmShimPackage(path: string): string | null {
+  const p = path.replace(/\\/g, "/");
+  const m = p.match(/\/(?:npm|\.npm-global\/bin|\.npm-packages\/bin)\/([^/]+?)(?:\.cmd|\.ps1)?$/i);
+  return m ? m[1] : null;
+}

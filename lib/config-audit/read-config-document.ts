@@ -1,0 +1,185 @@
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { parse as parseToml, TomlError } from "smol-toml";
+import { parseDocument } from "yaml";
+import { ConfigParseError, lineColumnAt } from "./config-parse-error";
+import type { ConfigFormat } from "./types";
+
+/** Brackets nested deeper than this are refused before any parser sees them (real configs stay under 10). */
+export const MAX_NESTING = 64;
+
+export interface ConfigDocument {
+  format: ConfigFormat;
+  /** The parsed top level: always a plain object. */
+  value: Record<string, unknown>;
+}
+
+type Syntax = "json" | "toml" | "yaml";
+
+/**
+ * Reads a config file's text as JSON, JSON with comments and trailing commas, TOML or YAML. The file name,
+ * when given, decides the syntax by its extension (`.toml`, `.yaml`/`.yml`; anything else is JSON);
+ * without one the text decides: a document whose first significant character is `{` or `[` is JSON (so a
+ * JSON file with `#` comment lines fails as JSON, as every JSON client would fail it), otherwise TOML, then
+ * YAML. Strict JSON is tried first and JSONC only when it fails, so `format` says which one the file needed.
+ * Throws ConfigParseError with the line and column of the first problem.
+ */
+export function readConfigDocument(text: string, filename?: string | null): ConfigDocument {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (!text.trim()) throw new ConfigParseError("the config file is empty", 1, 1);
+  if (text.includes("\u0000")) {
+    throw new ConfigParseError("the config file contains NUL bytes: it is binary, not a JSON, TOML or YAML text file", ...at(text, text.indexOf("\u0000")));
+  }
+  checkNesting(text);
+
+  const syntax = syntaxOf(text, filename);
+  if (syntax === "json") {
+    const json = readJson(text);
+    return { format: json.format, value: topLevelObject(json.value) };
+  }
+  if (syntax === "toml") return { format: "toml", value: readToml(text) };
+  if (syntax === "yaml") return { format: "yaml", value: readYaml(text) };
+
+  // No file name and not JSON-shaped: TOML, else YAML. A text that is neither is reported with the error of
+  // the syntax it most resembles.
+  try {
+    return { format: "toml", value: readToml(text) };
+  } catch (tomlError) {
+    if (looksLikeToml(text)) throw tomlError;
+    return { format: "yaml", value: readYaml(text) };
+  }
+}
+
+function at(text: string, offset: number): [number, number] {
+  const { line, column } = lineColumnAt(text, offset);
+  return [line, column];
+}
+
+function syntaxOf(text: string, filename?: string | null): Syntax | null {
+  const name = (filename ?? "").trim().toLowerCase();
+  if (name) {
+    if (name.endsWith(".toml")) return "toml";
+    if (name.endsWith(".yaml") || name.endsWith(".yml")) return "yaml";
+    return "json";
+  }
+  const first = firstSignificantChar(text);
+  if (first === "{") return "json";
+  // `[` opens a JSON array, or a TOML table header such as `[mcp_servers.git]`
+  if (first === "[") return looksLikeToml(text) ? "toml" : "json";
+  return null;
+}
+
+/** The first character that is not white space or inside a `#`, `//` or `/* … *\/` comment. */
+function firstSignificantChar(text: string): string | null {
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === " " || c === "\t" || c === "\r" || c === "\n") {
+      i++;
+    } else if (c === "#" || (c === "/" && text[i + 1] === "/")) {
+      const nl = text.indexOf("\n", i);
+      if (nl < 0) return null;
+      i = nl + 1;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      if (end < 0) return null;
+      i = end + 2;
+    } else {
+      return c;
+    }
+  }
+  return null;
+}
+
+/** A `[table]` header or a `key = value` line: the text means to be TOML. */
+function looksLikeToml(text: string): boolean {
+  return /^\s*\[\[?[A-Za-z0-9_."' -]+\]\]?\s*(#.*)?$/m.test(text) || /^\s*[A-Za-z0-9_."'-]+\s*=\s*\S/m.test(text);
+}
+
+/**
+ * Refuses brackets nested deeper than MAX_NESTING (outside double-quoted strings), so that no parser
+ * recurses deep enough to exhaust the stack or spend noticeable time on a hostile body.
+ */
+function checkNesting(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */ || c === 10) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > MAX_NESTING) {
+        throw new ConfigParseError(`brackets are nested more than ${MAX_NESTING} levels deep`, ...at(text, i));
+      }
+    } else if ((c === 125 /* } */ || c === 93) /* ] */ && depth > 0) depth--;
+  }
+}
+
+function readJson(text: string): { format: "json" | "jsonc"; value: unknown } {
+  try {
+    return { format: "json", value: JSON.parse(text) };
+  } catch {
+    // not strict JSON: try JSON with comments and trailing commas, which reports where it fails
+  }
+  const errors: ParseError[] = [];
+  let value: unknown;
+  try {
+    value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  } catch (err) {
+    throw new ConfigParseError(`not valid JSON: ${(err as Error).message}`, 1, 1);
+  }
+  if (errors.length) {
+    const first = errors[0];
+    throw new ConfigParseError(
+      `not valid JSON, nor JSON with comments and trailing commas: ${describeJsoncError(printParseErrorCode(first.error))}`,
+      ...at(text, first.offset),
+    );
+  }
+  return { format: "jsonc", value };
+}
+
+function describeJsoncError(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+function readToml(text: string): Record<string, unknown> {
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof TomlError) {
+      const detail = err.message.split("\n")[0].replace(/^Invalid TOML document:\s*/, "");
+      throw new ConfigParseError(`not valid TOML: ${detail}`, err.line || 1, err.column || 1);
+    }
+    throw new ConfigParseError(`not valid TOML: ${(err as Error).message}`, 1, 1);
+  }
+}
+
+function readYaml(text: string): Record<string, unknown> {
+  let doc;
+  try {
+    doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  } catch (err) {
+    throw new ConfigParseError(`not valid YAML: ${(err as Error).message}`, 1, 1);
+  }
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const pos = e.linePos?.[0];
+    throw new ConfigParseError(`not valid YAML: ${e.message.split("\n")[0]}`, pos?.line ?? 1, pos?.col ?? 1);
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    throw new ConfigParseError(`not valid YAML: ${(err as Error).message}`, 1, 1);
+  }
+  return topLevelObject(value);
+}
+
+function topLevelObject(value: unknown): Record<string, unknown> {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  const got = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "string" ? "a bare string" : `a ${typeof value}`;
+  throw new ConfigParseError(`not an MCP config: the top level must be an object holding a server map, not ${got}`, 1, 1);
+}

@@ -1,0 +1,141 @@
+import { isIP } from "node:net";
+import type { UnresolvedCode } from "./types";
+
+/** Query parameters whose values are secrets: redacted in every identifier the service echoes. */
+const SECRET_PARAM = /^(token|key|api[-_]?key|apikey|access[-_]?token|auth|authorization|secret|client[-_]?secret|sig|signature|password|pass|pwd|session|code)$/i;
+
+/** Variables a client expands at launch: `${VAR}`, `${env:VAR}`, `${input:id}`, `${{ secrets.X }}`, `$VAR`, `%VAR%`. */
+export const VARIABLE = /\$\{[^}]*\}|\$\{\{[^}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
+
+/** Template text left for the user to fill in. */
+const PLACEHOLDER = /<[^<>\s]+>|\{[a-z_-]+\}|\byour[-_]|\bYOUR_|\bxxx+\b|\[REDACTED[^\]]*\]/i;
+
+/** Hosts reserved for documentation and examples (RFC 2606 / 6761). */
+const EXAMPLE_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid)$/i;
+
+export type RemoteUrlCheck =
+  | { ok: true; url: URL; normalized: string }
+  | { ok: false; code: UnresolvedCode; summary: string };
+
+/**
+ * Checks an entry's URL before any catalog look-up: variables, placeholders, local sockets, loopback and
+ * private addresses can never name a catalog server. A documentation host (example.com) is looked up like
+ * any other and only explained as a placeholder when the catalog has no such remote.
+ */
+export function checkRemoteUrl(raw: string): RemoteUrlCheck {
+  const text = raw.trim();
+  if (VARIABLE.test(text)) {
+    return { ok: false, code: "placeholder", summary: `the URL ${redactUrlText(text)} contains a variable that is filled in at launch, so the endpoint is not known from the file` };
+  }
+  if (/^(unix|pipe):/i.test(text)) {
+    return { ok: false, code: "local_socket", summary: `the URL ${text} is a local socket or pipe, not a catalog endpoint` };
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    if (PLACEHOLDER.test(text)) return { ok: false, code: "placeholder", summary: `the URL ${redactUrlText(text)} is a placeholder` };
+    return { ok: false, code: "invalid_url", summary: `the URL ${redactUrlText(text)} cannot be parsed` };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    return { ok: false, code: "invalid_url", summary: `the URL scheme ${url.protocol} is not http or https` };
+  }
+  if (PLACEHOLDER.test(decodeURIComponentSafe(url.hostname + url.pathname))) {
+    return { ok: false, code: "placeholder", summary: `the URL ${redactUrl(url)} is a placeholder` };
+  }
+  if (isLocalHost(url.hostname)) {
+    return { ok: false, code: "loopback_url", summary: `the URL ${redactUrl(url)} is on a loopback, private or local-network address, so it is a local server` };
+  }
+  return { ok: true, url, normalized: normalizeRemoteUrl(url) };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Loopback, private (RFC 1918, ULA, link-local), unspecified, `localhost` and `*.local` / `*.internal` hosts. */
+export function isLocalHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal") || h.endsWith(".lan") || h.endsWith(".home.arpa")) return true;
+  if (!h.includes(".") && !isIP(h)) return true; // a single-label name resolves only on the local network
+  const v = isIP(h);
+  if (v === 4) {
+    const [a, b] = h.split(".").map(Number);
+    return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (v === 6) {
+    if (h === "::1" || h === "::") return true;
+    const mapped = h.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
+    if (mapped) return isLocalHost(mapped[1]);
+    return /^f[cd]/.test(h) || /^fe[89ab]/.test(h);
+  }
+  return false;
+}
+
+export function isExampleHost(hostname: string): boolean {
+  return EXAMPLE_HOST.test(hostname.toLowerCase());
+}
+
+/**
+ * The form URLs are compared in: lower-case scheme and host, no default port, no fragment, no credentials,
+ * no trailing slash (except the root), query kept as written.
+ */
+export function normalizeRemoteUrl(input: URL | string): string {
+  const url = typeof input === "string" ? new URL(input) : new URL(input.href);
+  url.hash = "";
+  url.username = "";
+  url.password = "";
+  let path = url.pathname;
+  if (path.length > 1) path = path.replace(/\/+$/, "");
+  return `${url.protocol}//${url.host}${path === "/" ? "" : path}${url.search}`;
+}
+
+/**
+ * The stored forms a catalog remote could have for this URL, most specific first: as normalised, with a
+ * trailing slash, without the query; then the path cut back one segment at a time (tenant and project
+ * segments: `…/mcp/<org>/<project>` → `…/mcp`), never to the bare host. Each is `[form, exact]`.
+ */
+export function remoteUrlCandidates(input: URL): { url: string; exact: boolean }[] {
+  const base = `${input.protocol}//${input.host}`;
+  const segments = input.pathname.split("/").filter(Boolean);
+  const out: { url: string; exact: boolean }[] = [];
+  const add = (url: string, exact: boolean) => {
+    if (!out.some((c) => c.url === url)) out.push({ url, exact });
+  };
+  const path = segments.length ? `/${segments.join("/")}` : "";
+  if (input.search) {
+    add(`${base}${path}${input.search}`, true);
+    add(`${base}${path}/${input.search}`, true);
+  }
+  add(`${base}${path}`, true);
+  add(`${base}${path}/`, true);
+  if (!path) add(base, true);
+  for (let n = segments.length - 1; n >= 1; n--) {
+    const p = `/${segments.slice(0, n).join("/")}`;
+    add(`${base}${p}`, false);
+    add(`${base}${p}/`, false);
+  }
+  return out;
+}
+
+/** The URL with credentials and secret-looking query values replaced by `REDACTED`. */
+export function redactUrl(url: URL): string {
+  const u = new URL(url.href);
+  if (u.username) u.username = "REDACTED";
+  if (u.password) u.password = "REDACTED";
+  for (const k of [...u.searchParams.keys()]) if (SECRET_PARAM.test(k)) u.searchParams.set(k, "REDACTED");
+  return u.href;
+}
+
+/** Best-effort redaction of a string that may not parse as a URL. */
+export function redactUrlText(text: string): string {
+  try {
+    return redactUrl(new URL(text));
+  } catch {
+    return text.replace(/([?&](?:token|key|api[-_]?key|apikey|access[-_]?token|secret|sig|password)=)[^&#\s]*/gi, "$1REDACTED").replace(/\/\/[^/@\s]+@/, "//REDACTED@");
+  }
+}

@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import { classifyEntry, parseNpmSpec, parsePypiSpec, splitCommandLine, type ConfigEntry } from "@/lib/config-audit";
+
+function entry(over: Partial<ConfigEntry>): ConfigEntry {
+  return { key: "k", mapKey: "mcpServers", honoured: true, disabled: false, command: null, args: [], url: null, urlField: null, transport: null, extension: false, gallery: false, ...over };
+}
+const run = (command: string, ...args: string[]) => classifyEntry(entry({ command, args }));
+const brief = (id: ReturnType<typeof classifyEntry>) => [id.kind, id.identifier, id.version];
+
+describe("classifyEntry: npm family", () => {
+  it.each([
+    [["npx", "-y", "@modelcontextprotocol/server-github"], ["jspkg", "@modelcontextprotocol/server-github", null]],
+    [["npx", "@playwright/mcp@latest", "--headless"], ["jspkg", "@playwright/mcp", "latest"]],
+    [["npx", "--yes", "@scope/pkg@1.2.3", "serve"], ["jspkg", "@scope/pkg", "1.2.3"]],
+    [["npx", "-y", "--package=task-master-ai", "task-master-ai"], ["jspkg", "task-master-ai", null]],
+    [["npx", "-p", "@a/tools", "-p", "@b/server@2.0.0", "server"], ["jspkg", "@b/server", "2.0.0"]],
+    [["npx", "--registry", "https://registry.npmjs.org", "pkg@^1"], ["jspkg", "pkg", "^1"]],
+    [["npx", "--no-install", "-y", "tavily-mcp@0.1.3"], ["jspkg", "tavily-mcp", "0.1.3"]],
+    [["npm", "exec", "--", "exa-mcp-server"], ["jspkg", "exa-mcp-server", null]],
+    [["pnpm", "dlx", "@upstash/context7-mcp"], ["jspkg", "@upstash/context7-mcp", null]],
+    [["pnpm", "--silent", "dlx", "x-mcp@1.0.0"], ["jspkg", "x-mcp", "1.0.0"]],
+    [["yarn", "dlx", "-q", "mongodb-mcp-server"], ["jspkg", "mongodb-mcp-server", null]],
+    [["bunx", "-y", "flario"], ["jspkg", "flario", null]],
+    [["bun", "x", "flario@2"], ["jspkg", "flario", "2"]],
+    [["pnpx", "docker-mcp"], ["jspkg", "docker-mcp", null]],
+    [["deno", "run", "-A", "npm:@acme/mcp@1.0.0"], ["jspkg", "@acme/mcp", "1.0.0"]],
+    [["npx", "-y", "npm:@real/pkg@3.0.0"], ["jspkg", "@real/pkg", "3.0.0"]],
+  ])("%j → %j", (argv, expected) => {
+    expect(brief(run(argv[0], ...argv.slice(1)))).toEqual(expected);
+  });
+
+  it("peels absolute launcher paths and Windows shims (.cmd, .exe) by their program name", () => {
+    expect(brief(run("/opt/homebrew/bin/npx", "-y", "a-mcp"))).toEqual(["jspkg", "a-mcp", null]);
+    expect(brief(run("~/.asdf/shims/npx", "a-mcp"))).toEqual(["jspkg", "a-mcp", null]);
+    expect(brief(run("C:\\Program Files\\nodejs\\npx.cmd", "-y", "a-mcp"))).toEqual(["jspkg", "a-mcp", null]);
+    expect(brief(run("C:/Users/me/.local/bin/uvx.exe", "mcp-server-git"))).toEqual(["pypkg", "mcp-server-git", null]);
+    // a path with spaces and nothing to run is the launcher alone, not a command line to split
+    expect(run("C:\\Program Files\\nodejs\\npx.cmd")).toMatchObject({ kind: "other", unresolvable: { summary: "npx is called without a package to run" } });
+  });
+
+  it("reads a whole command line written into `command`", () => {
+    expect(brief(run("npx -y @upstash/context7-mcp"))).toEqual(["jspkg", "@upstash/context7-mcp", null]);
+    expect(brief(run("/usr/local/bin/uvx mcp-server-fetch"))).toEqual(["pypkg", "mcp-server-fetch", null]);
+  });
+
+  it("treats a runner package as a local file, and URL, git and path specs as not registry packages", () => {
+    expect(run("npx", "tsx", "src/server.ts")).toMatchObject({ kind: "local", identifier: "src/server.ts" });
+    expect(run("npx", "-y", "https://aka.ms/devbox/mcp/preview")).toMatchObject({ kind: "other", unresolvable: { code: "not_a_registry_artifact" } });
+    expect(run("npx", "-y", "github:owner/repo#main")).toMatchObject({ kind: "other", identifier: "github:owner/repo#main" });
+    expect(run("npx", "owner/repo")).toMatchObject({ kind: "other", identifier: "github:owner/repo" });
+    expect(run("npx", "./local-pkg")).toMatchObject({ kind: "local" });
+  });
+});
+
+describe("classifyEntry: wrappers", () => {
+  it("peels cmd /c (split when the line is one argument), sh -c, bash -lc, wsl, env and secret injectors", () => {
+    expect(run("cmd", "/c", "npx", "-y", "a-mcp")).toMatchObject({ kind: "jspkg", identifier: "a-mcp", wrappers: ["cmd /c"] });
+    expect(run("cmd.exe", "/C", "npx -y a-mcp@1.0.0")).toMatchObject({ kind: "jspkg", identifier: "a-mcp", version: "1.0.0" });
+    expect(run("cmd", "/s", "/c", "\"C:\\Program Files\\nodejs\\npx.cmd\" -y a-mcp")).toMatchObject({ kind: "jspkg", identifier: "a-mcp" });
+    expect(run("bash", "-c", "npx -y tavily-mcp@0.1.3")).toMatchObject({ kind: "jspkg", identifier: "tavily-mcp", wrappers: ["bash -c"] });
+    expect(run("/bin/zsh", "-lc", "source ~/.zshrc; uvx x")).toMatchObject({ kind: "other", identifier: "source" });
+    expect(run("sh", "-c", "exec uvx 'mcp-server-time' --local-timezone=UTC")).toMatchObject({ kind: "pypkg", identifier: "mcp-server-time" });
+    expect(run("wsl.exe", "-d", "Ubuntu", "--", "bash", "-c", "npx -y a-mcp")).toMatchObject({ kind: "jspkg", identifier: "a-mcp", wrappers: ["wsl", "bash -c"] });
+    expect(run("/usr/bin/env", "-u", "X", "NODE_ENV=production", "npx", "a-mcp")).toMatchObject({ kind: "jspkg", identifier: "a-mcp", wrappers: ["env"] });
+    expect(run("op", "run", "--env-file", ".env", "--", "npx", "-y", "a-mcp")).toMatchObject({ kind: "jspkg", identifier: "a-mcp" });
+    expect(run("npx", "-y", "envmcp", "--env-file", ".env", "uvx", "mcp-server-git")).toMatchObject({ kind: "pypkg", identifier: "mcp-server-git" });
+    expect(run("powershell", "-NoProfile", "-Command", "npx -y a-mcp")).toMatchObject({ kind: "jspkg", identifier: "a-mcp" });
+    expect(run("bash", "${workspaceFolder}/dev/run.sh")).toMatchObject({ kind: "local", identifier: "${workspaceFolder}/dev/run.sh" });
+  });
+
+  it("stops peeling after a bounded depth", () => {
+    let line = "npx -y a-mcp";
+    for (let i = 0; i < 12; i++) line = `sh -c ${JSON.stringify(line)}`;
+    const [cmd, ...args] = splitCommandLine(line).words;
+    expect(run(cmd, ...args)).toMatchObject({ kind: "other", unresolvable: { summary: expect.stringMatching(/nested more than 8/) } });
+  });
+
+  it("turns mcp-remote, supergateway and mcp-proxy into the URL they proxy", () => {
+    expect(run("npx", "-y", "mcp-remote", "https://mcp.linear.app/sse", "9999", "--header", "Authorization:${AUTH}")).toMatchObject({
+      kind: "remote",
+      identifier: "https://mcp.linear.app/sse",
+      wrappers: ["npx mcp-remote"],
+    });
+    expect(run("mcp-remote", "https://mcp.sentry.dev/mcp")).toMatchObject({ kind: "remote", identifier: "https://mcp.sentry.dev/mcp" });
+    expect(run("npx", "-y", "supergateway", "--sse", "https://mcp.example.org/sse")).toMatchObject({ kind: "remote", identifier: "https://mcp.example.org/sse" });
+    expect(run("npx", "-y", "supergateway", "--stdio", "uvx mcp-server-git")).toMatchObject({ kind: "pypkg", identifier: "mcp-server-git" });
+    expect(run("uvx", "mcp-proxy", "--transport", "streamablehttp", "https://mcp.deepwiki.com/mcp")).toMatchObject({ kind: "remote", identifier: "https://mcp.deepwiki.com/mcp" });
+    expect(run("npx", "mcp-remote", "http://localhost:3000/mcp")).toMatchObject({ kind: "local", unresolvable: { code: "loopback_url" } });
+  });
+
+  it("reads Smithery's launcher as the Smithery name, not the launcher package", () => {
+    expect(run("cmd", "/c", "npx", "-y", "@smithery/cli@latest", "run", "@owner/server", "--key", "secret")).toMatchObject({
+      kind: "smithery",
+      identifier: "@owner/server",
+      wrappers: ["cmd /c", "npx @smithery/cli"],
+    });
+  });
+});
+
+describe("classifyEntry: Python, containers, local and other", () => {
+  it.each([
+    [["uvx", "mcp-server-git"], ["pypkg", "mcp-server-git", null]],
+    [["uvx", "awslabs.aws-documentation-mcp-server@latest"], ["pypkg", "awslabs.aws-documentation-mcp-server", "latest"]],
+    [["uvx", "--from", "awslabs-ecs-mcp-server", "ecs-mcp-server"], ["pypkg", "awslabs-ecs-mcp-server", null]],
+    [["uvx", "--from", "pkg==1.2", "cmd"], ["pypkg", "pkg", "1.2"]],
+    [["uvx", "--python", "3.12", "--with", "extra", "x-mcp@1.0.0", "--flag"], ["pypkg", "x-mcp", "1.0.0"]],
+    [["uv", "tool", "run", "arxiv-mcp-server", "--storage-path", "."], ["pypkg", "arxiv-mcp-server", null]],
+    [["pipx", "run", "--spec", "mcp-foo[cli]>=1", "foo"], ["pypkg", "mcp-foo", ">=1"]],
+    [["pipx", "run", "mcp-server-fetch"], ["pypkg", "mcp-server-fetch", null]],
+  ])("%j → %j", (argv, expected) => {
+    expect(brief(run(argv[0], ...argv.slice(1)))).toEqual(expected);
+  });
+
+  it("maps python -m to a distribution with low confidence, and python file.py to a local file", () => {
+    expect(run("python", "-m", "mcp_server_fetch")).toMatchObject({ kind: "pypkg", identifier: "mcp-server-fetch", confidence: "low" });
+    expect(run("python3", "-u", "-m", "awslabs.ecs_mcp_server.main")).toMatchObject({ kind: "pypkg", identifier: "awslabs.ecs-mcp-server", confidence: "low" });
+    expect(run("/repo/.venv/bin/python", "server.py")).toMatchObject({ kind: "local", identifier: "server.py" });
+    expect(run("C:\\venv\\Scripts\\python.exe", "net.py")).toMatchObject({ kind: "local", identifier: "net.py" });
+    expect(run("uv", "--directory", "/repo", "run", "server")).toMatchObject({ kind: "local" });
+    expect(run("uvx", "--from", "git+https://github.com/o/r", "cmd")).toMatchObject({ kind: "other", identifier: "git+https://github.com/o/r" });
+  });
+
+  it("reads docker run images past flag values and normalises them", () => {
+    expect(run("docker", "run", "-i", "--rm", "-e", "A", "-v", "/a:/b", "-e", "LOG=1", "ghcr.io/aaronsb/google-workspace-mcp:latest")).toMatchObject({
+      kind: "oci",
+      identifier: "ghcr.io/aaronsb/google-workspace-mcp:latest",
+      version: "latest",
+      note: null,
+    });
+    expect(run("docker", "run", "-i", "--rm", "hashicorp/terraform-mcp-server", "--stdio")).toMatchObject({ identifier: "docker.io/hashicorp/terraform-mcp-server:latest" });
+    expect(run("podman", "run", "-i", "redis@sha256:abc")).toMatchObject({ identifier: "docker.io/library/redis@sha256:abc", version: "sha256:abc" });
+    expect(run("docker", "run", "--rm", "-p", "8080:8080", "mcp/sql-lite:latest")).toMatchObject({ kind: "oci", note: expect.stringMatching(/without -i/) });
+    expect(run("docker", "mcp", "gateway", "run")).toMatchObject({ kind: "other", unresolvable: { summary: expect.stringMatching(/aggregator/) } });
+    expect(run("docker", "exec", "-i", "box", "server")).toMatchObject({ kind: "other" });
+  });
+
+  it("calls local paths, scripts and binaries local, and bare programs, curl and framework commands other", () => {
+    expect(run("node", "--no-warnings", "--import", "tsx", "/srv/dist/index.js")).toMatchObject({ kind: "local", identifier: "/srv/dist/index.js" });
+    expect(run("node", "/home/u/.local/lib/node_modules/@upstash/context7-mcp/dist/index.js")).toMatchObject({
+      kind: "local",
+      note: expect.stringContaining("@upstash/context7-mcp"),
+    });
+    expect(run("C:/Users/u/AppData/Roaming/npm/gitnexus.cmd", "mcp")).toMatchObject({ kind: "local", note: expect.stringContaining("npm package gitnexus") });
+    expect(run("/opt/bin/server")).toMatchObject({ kind: "local", unresolvable: { code: "local_path" } });
+    expect(run("php", "artisan", "boost:mcp")).toMatchObject({ kind: "other", identifier: "php artisan" });
+    expect(run("php", "/Apps/herd-mcp.phar")).toMatchObject({ kind: "local" });
+    expect(run("ai-archive-mcp")).toMatchObject({ kind: "other", identifier: "ai-archive-mcp" });
+    expect(run("cmd.exe", "/c", "curl https://webhook.site/x")).toMatchObject({ kind: "other", identifier: "curl", unresolvable: { summary: expect.stringMatching(/not an MCP server/) } });
+  });
+});
+
+describe("classifyEntry: remote entries", () => {
+  const remote = (url: string, over: Partial<ConfigEntry> = {}) => classifyEntry(entry({ url, urlField: "url", ...over }));
+
+  it("keeps a public URL (secrets redacted) and refuses loopback, private, socket and placeholder URLs", () => {
+    expect(remote("https://mcp.sentry.dev/mcp/org/project")).toMatchObject({ kind: "remote", identifier: "https://mcp.sentry.dev/mcp/org/project", unresolvable: null });
+    expect(remote("https://user:pw@mcp.x.dev/mcp?api_key=s3cret&project=p")).toMatchObject({ identifier: "https://REDACTED:REDACTED@mcp.x.dev/mcp?api_key=REDACTED&project=p" });
+    for (const url of ["http://127.0.0.1:8765/mcp", "http://localhost:8080/o/mcp/sse", "http://10.1.2.3/mcp", "http://192.168.1.2/mcp", "http://[::1]:3000/mcp", "http://box.local/mcp", "http://0.0.0.0:1/mcp"]) {
+      expect(remote(url), url).toMatchObject({ kind: "local", unresolvable: { code: "loopback_url" } });
+    }
+    expect(remote("unix:///tmp/mcp.sock")).toMatchObject({ kind: "local", unresolvable: { code: "local_socket" } });
+    expect(remote("${input:CARTO_MCP_URL}")).toMatchObject({ kind: "remote", unresolvable: { code: "placeholder" } });
+    expect(remote("https://<region>.api.carto.com/mcp/<account>")).toMatchObject({ unresolvable: { code: "placeholder" } });
+    expect(remote("https://mcp.sentry.dev/mcp/your-org/your-project")).toMatchObject({ unresolvable: { code: "placeholder" } });
+  });
+
+  it("flags a transport that contradicts the path, and an entry with both a command and a URL", () => {
+    expect(remote("https://mcp.x.dev/sse", { transport: "http" }).note).toMatch(/disagree/);
+    expect(classifyEntry(entry({ command: "npx", args: ["a-mcp"], url: "https://mcp.x.dev/mcp", urlField: "url" }))).toMatchObject({
+      kind: "jspkg",
+      note: expect.stringMatching(/both a URL and a command/),
+    });
+  });
+
+  it("uses a canonical-name key only when nothing is launched; a Zed extension is other", () => {
+    expect(classifyEntry(entry({ key: "io.github.upstash/context7" }))).toMatchObject({ kind: "name", identifier: "io.github.upstash/context7", confidence: "medium" });
+    expect(classifyEntry(entry({ key: "my label" }))).toMatchObject({ kind: "other", unresolvable: { code: "no_launch" } });
+    expect(classifyEntry(entry({ key: "kagimcp", mapKey: "context_servers", extension: true }))).toMatchObject({ kind: "other", identifier: "kagimcp" });
+  });
+});
+
+describe("package specs", () => {
+  it("splits npm specs at the last @ after the scope", () => {
+    expect(parseNpmSpec("@scope/name@1.2.3-rc.1")).toEqual({ kind: "registry", name: "@scope/name", version: "1.2.3-rc.1" });
+    expect(parseNpmSpec("@scope/name")).toEqual({ kind: "registry", name: "@scope/name", version: null });
+    expect(parseNpmSpec("alias@npm:real@2")).toEqual({ kind: "registry", name: "real", version: "2" });
+    expect(parseNpmSpec("git+https://github.com/o/r.git").kind).toBe("git");
+  });
+
+  it("reads PEP 508 requirements and uvx name@version", () => {
+    expect(parsePypiSpec("pkg[extra]>=1,<2")).toEqual({ kind: "registry", name: "pkg", version: ">=1,<2" });
+    expect(parsePypiSpec("pkg @ git+https://github.com/o/r")).toMatchObject({ kind: "git" });
+    expect(parsePypiSpec("pkg@latest")).toEqual({ kind: "registry", name: "pkg", version: "latest" });
+  });
+});

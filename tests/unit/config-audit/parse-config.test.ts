@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { ConfigParseError, MAX_NESTING, parseConfig } from "@/lib/config-audit";
+
+function parseError(text: string, filename?: string): ConfigParseError {
+  try {
+    parseConfig(text, filename);
+  } catch (err) {
+    if (err instanceof ConfigParseError) return err;
+    throw err;
+  }
+  throw new Error("expected a ConfigParseError");
+}
+
+const keys = (text: string, filename?: string) => parseConfig(text, filename).entries.map((e) => `${e.mapKey}:${e.key}${e.honoured ? "" : "(ignored)"}`);
+
+describe("parseConfig: syntax", () => {
+  it("reads strict JSON as json and JSON with comments and trailing commas as jsonc", () => {
+    expect(parseConfig('{"mcpServers":{"a":{"command":"npx","args":["-y","x"]}}}').format).toBe("json");
+    const jsonc = `{
+      // a comment
+      "servers": { "a": { "command": "npx", "args": ["-y", "x",], }, /* block */ },
+    }`;
+    const p = parseConfig(jsonc);
+    expect(p.format).toBe("jsonc");
+    expect(p.entries[0]).toMatchObject({ key: "a", command: "npx", args: ["-y", "x"] });
+  });
+
+  it("strips a UTF-8 byte order mark", () => {
+    expect(parseConfig('\uFEFF{"mcpServers":{}}').format).toBe("json");
+  });
+
+  it("reports the line and column of a JSON error", () => {
+    const err = parseError('{\n  "mcpServers": {\n    "a": { "command": "npx" \n    "b": 1\n  }\n}');
+    expect(err.line).toBe(4);
+    expect(err.column).toBe(5);
+    expect(err.message).toMatch(/not valid JSON.*\(line 4, column 5\)$/);
+  });
+
+  it("fails a JSON file with # comment lines as JSON, at line 1 column 1", () => {
+    const err = parseError('#where it lives\n{"mcpServers":{}}');
+    expect([err.line, err.column]).toEqual([1, 1]);
+  });
+
+  it("reads TOML by extension or by content, and reports TOML errors with their position", () => {
+    const toml = '# comment\n[mcp_servers.git]\ncommand = "uvx"\nargs = ["mcp-server-git"]\n[mcp_servers.git.env]\nA = "1"\n';
+    expect(parseConfig(toml).format).toBe("toml");
+    expect(keys(toml)).toEqual(["mcp_servers:git"]);
+    expect(parseConfig(toml, "config.toml").layout).toBe("codex");
+    const err = parseError('[mcp_servers.a]\ncommand = "x"\nargs = [\n', "config.toml");
+    expect(err.message).toMatch(/^not valid TOML/);
+    expect(err.line).toBeGreaterThanOrEqual(3);
+  });
+
+  it("does not read commented-out TOML tables as servers", () => {
+    expect(keys('# [mcp_servers.old]\n# command = "npx"\n[mcp_servers.new]\nurl = "https://mcp.linear.app/mcp"\n')).toEqual(["mcp_servers:new"]);
+  });
+
+  it("reads Continue's YAML list, with the item name as the key", () => {
+    const yaml = "name: x\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: sqlite\n    command: npx\n    args: [\"-y\", \"mcp-sqlite\"]\n  - name: remote\n    type: streamable-http\n    url: https://mcp.example.com/mcp\n";
+    const p = parseConfig(yaml, ".continue/config.yaml");
+    expect(p).toMatchObject({ format: "yaml", layout: "continue" });
+    expect(p.entries.map((e) => e.key)).toEqual(["sqlite", "remote"]);
+    expect(parseConfig(yaml).format).toBe("yaml");
+  });
+
+  it("refuses a file that is not an object holding servers: a bare string, an array, an empty body, binary", () => {
+    expect(parseError("../../Code - Insiders/User/mcp.json").message).toMatch(/not an MCP config/);
+    expect(parseError("[1, 2]").message).toMatch(/not an array/);
+    expect(parseError("   \n").message).toMatch(/empty/);
+    expect(parseError("abc\u0000def").message).toMatch(/NUL/);
+  });
+
+  it(`refuses brackets nested deeper than ${MAX_NESTING} levels before parsing, at the bracket's position`, () => {
+    const deep = "[".repeat(10_000) + "]".repeat(10_000);
+    const err = parseError(deep);
+    expect(err.message).toMatch(/nested more than 64/);
+    expect([err.line, err.column]).toEqual([1, MAX_NESTING + 1]);
+    expect(parseError(`a = ${"[".repeat(500)}${"]".repeat(500)}`).message).toMatch(/nested/);
+  });
+});
+
+describe("parseConfig: layouts and the keys each client reads", () => {
+  it("reads servers only from map keys, not every object with a command (hooks, tasks, formatters, ACP agents)", () => {
+    const gemini = {
+      hooks: { before: { command: "npx evil" } },
+      mcpServers: { real: { command: "uvx", args: ["mcp-server-git"] } },
+    };
+    expect(keys(JSON.stringify(gemini), ".gemini/settings.json")).toEqual(["mcpServers:real"]);
+    const zed = {
+      languages: { Python: { formatter: { external: { command: "black" } } } },
+      agent_servers: { claude: { command: "npx", args: ["acp"] } },
+      agent: { profiles: { write: { context_servers: { git: { tools: {} } } } } },
+      context_servers: { git: { source: "custom", command: "uvx", args: ["mcp-server-git"] } },
+    };
+    expect(keys(JSON.stringify(zed))).toEqual(["context_servers:git"]);
+    expect(parseConfig(JSON.stringify({ tools: [{ command: "npx dubhe-mcp" }] }), ".cursor/mcp.json").entries).toEqual([]);
+  });
+
+  it("marks the map the client ignores: mcpServers in a VS Code mcp.json, servers in a Cursor mcp.json", () => {
+    const both = JSON.stringify({ mcpServers: { a: { command: "npx", args: ["a"] } }, servers: { b: { command: "npx", args: ["b"] } } });
+    expect(keys(both, ".vscode/mcp.json")).toEqual(["servers:b", "mcpServers:a(ignored)"]);
+    expect(keys(both, ".cursor/mcp.json")).toEqual(["mcpServers:a", "servers:b(ignored)"]);
+    // without a file name, `servers` means VS Code, the only client that uses it
+    expect(parseConfig(both).layout).toBe("vscode");
+    expect(keys(both)).toEqual(["servers:b", "mcpServers:a(ignored)"]);
+  });
+
+  it("reads VS Code settings.json `mcp.servers`, Claude Code's projects map and a plugin's unwrapped map", () => {
+    expect(parseConfig(JSON.stringify({ "editor.fontSize": 12, mcp: { servers: { a: { command: "npx", args: ["a"] } } } }))).toMatchObject({
+      layout: "vscode-settings",
+      mapKeys: ["mcp.servers"],
+    });
+    const claude = { mcpServers: { u: { command: "npx", args: ["u"] } }, projects: { "/repo": { mcpServers: { p: { type: "http", url: "https://mcp.sentry.dev/mcp" } } } } };
+    const p = parseConfig(JSON.stringify(claude), "/home/me/.claude.json");
+    expect(p.layout).toBe("claude-code-user");
+    expect(p.entries.map((e) => [e.mapKey, e.key, e.honoured])).toEqual([
+      ['projects["/repo"].mcpServers', "p", true],
+      ["mcpServers", "u", true],
+    ]);
+    expect(parseConfig(JSON.stringify({ git: { command: "uvx", args: ["mcp-server-git"] } }), "plugins/x/.mcp.json")).toMatchObject({
+      layout: "claude-code-plugin",
+      mapKeys: ["(top level)"],
+    });
+  });
+
+  it("reads Zed's legacy nested command, Gemini's httpUrl, Windsurf's serverUrl, Cline's flags", () => {
+    const zed = parseConfig(JSON.stringify({ context_servers: { x: { command: { path: "uvx", args: ["mcp-server-git"] } } } })).entries[0];
+    expect(zed).toMatchObject({ command: "uvx", args: ["mcp-server-git"] });
+    const gemini = parseConfig(JSON.stringify({ mcpServers: { e: { httpUrl: "https://mcp.expo.dev/mcp", url: "https://other" } } })).entries[0];
+    expect(gemini).toMatchObject({ url: "https://mcp.expo.dev/mcp", urlField: "httpUrl" });
+    const ws = parseConfig(JSON.stringify({ mcpServers: { r: { serverUrl: "https://mcp.credos.dev" } } }), "mcp_config.json");
+    expect(ws).toMatchObject({ layout: "windsurf", entries: [{ url: "https://mcp.credos.dev", urlField: "serverUrl" }] });
+    const cline = parseConfig(JSON.stringify({ mcpServers: { a: { command: "npx", args: ["a"], disabled: true }, b: { command: "npx", args: ["b"], enabled: false }, c: { command: "npx", args: ["c"] } } }));
+    expect(cline.entries.map((e) => e.disabled)).toEqual([true, true, false]);
+  });
+
+  it("keeps an entry that is not an object, so that it is reported rather than silently dropped", () => {
+    expect(parseConfig(JSON.stringify({ mcpServers: { odd: "npx -y x" } })).entries[0]).toMatchObject({ key: "odd", command: null, url: null });
+  });
+});
