@@ -1,4 +1,5 @@
 import pg from "pg";
+import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 
 /**
@@ -6,10 +7,14 @@ import type { Queryable } from "@/lib/db/client";
  * node-postgres it uses a named prepared statement, which skips parsing and
  * planning on every call after the first on each pooled connection (about a
  * third of the quota path's cost; see bench/quota.ts). PGlite and Neon get
- * the same text unnamed. DATABASE_PREPARED_STATEMENTS=0 turns naming off for
- * poolers that cannot keep prepared statements (PgBouncer in transaction mode).
- * Results are plain driver rows: the statements cast every value they return
- * to text, integers or float8, so no driver-specific date parsing applies.
+ * the same text unnamed; an open drizzle transaction (no driver client of its
+ * own) runs it through drizzle in a savepoint, so a refusal does not abort the
+ * caller's transaction. A caller inside a transaction must pass the transaction
+ * as `db` (on PGlite anything else waits for the transaction: a deadlock).
+ * DATABASE_PREPARED_STATEMENTS=0 turns naming off for poolers that cannot keep
+ * prepared statements (PgBouncer in transaction mode).
+ * The statements cast every value they return to text, integers, booleans or
+ * float8, so no driver-specific date parsing applies.
  */
 export async function runStatement<T>(db: Queryable, name: string, text: string, values: unknown[]): Promise<T[]> {
   const client = (db as unknown as { $client?: unknown }).$client;
@@ -18,5 +23,17 @@ export async function runStatement<T>(db: Queryable, name: string, text: string,
   }
   const queryable = client as { query?: (text: string, values: unknown[]) => Promise<{ rows: T[] }> } | undefined;
   if (queryable && typeof queryable.query === "function") return (await queryable.query(text, values)).rows;
-  throw new Error("runStatement: this database handle exposes no driver client");
+  // a savepoint, so a refused charge (the statement aborts itself) leaves the caller's transaction usable
+  return db.transaction(async (savepoint) => {
+    const result = await savepoint.execute(toDrizzleSql(text, values));
+    return ((result as { rows?: T[] }).rows ?? (result as unknown as T[])) as T[];
+  });
+}
+
+/** `… $1 … $2 …` with values → drizzle SQL with the same parameters. */
+function toDrizzleSql(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
+  return sql.join(chunks);
 }

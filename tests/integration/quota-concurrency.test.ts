@@ -97,3 +97,25 @@ describe("spending under concurrency", () => {
     expect(await remaining(accountId)).toBe(0);
   });
 });
+
+describe("inside a caller's transaction", () => {
+  it("charges through the transaction passed as db, and rolls back with it", async () => {
+    const { accountId } = await walletOf(10, 0);
+    const caller = { tier: "registered" as const, accountId, keyId: null, ip: "127.0.0.1" };
+    await db.transaction(async (tx) => {
+      expect((await chargeCaller(caller, "in-tx", 3, { db: tx })).charged).toBe(3);
+      // a refusal inside the transaction leaves it usable
+      await expect(chargeCaller(caller, "too-dear", 100, { db: tx })).rejects.toMatchObject({ code: "payment_required" });
+      expect((await chargeCaller(caller, "in-tx", 3, { db: tx })).repeat).toBe(true);
+    });
+    expect(await remaining(accountId)).toBe(7);
+    await expect(
+      db.transaction(async (tx) => {
+        await chargeCaller(caller, "rolled-back", 3, { db: tx });
+        throw new Error("the audit could not be recorded");
+      }),
+    ).rejects.toThrow(/audit/);
+    expect(await remaining(accountId)).toBe(7);
+    expect((await chargeCaller(caller, "rolled-back", 3)).charged).toBe(3);
+  });
+});
