@@ -183,3 +183,55 @@ export function harvestIntervalMs(): number {
   const v = process.env.HARVEST_INTERVAL_MS;
   return v === undefined || v === "" ? HOUR_MS : Number(v);
 }
+
+// ---------------------------------------------------------------------------
+// Watches, webhooks and the change feed (DESIGN §8, docs/webhooks.md)
+
+/** Active watches one account may hold, by tier (contract Limits: free key 5, pro key 50). */
+export const WATCH_LIMITS: Record<Exclude<Tier, "free">, number> = {
+  registered: 5,
+  pro: 50,
+};
+
+/** Webhook and e-mail deliveries: a receiver gets this long to answer one attempt. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const webhookTimeoutMs = () => Number(process.env.WEBHOOK_TIMEOUT_MS || WEBHOOK_TIMEOUT_MS);
+
+/**
+ * Retries: exponential backoff (30 s, 1 min, 2 min, … doubling, at most 6 h
+ * apart) for 24 h after the event was queued; the last attempt falls at the
+ * 24 h mark, and a delivery still failing then is given up (status `failed`).
+ */
+export const DELIVERY_RETRY_BASE_MS = 30_000;
+export const DELIVERY_RETRY_MAX_DELAY_MS = 6 * HOUR_MS;
+export const DELIVERY_RETRY_WINDOW_MS = 24 * HOUR_MS;
+
+/** A claimed delivery is the worker's for this long; a crashed worker's claims return after it. */
+export const DELIVERY_LEASE_MS = 60_000;
+export const deliveryLeaseMs = () => Number(process.env.DELIVERY_LEASE_MS || DELIVERY_LEASE_MS);
+/** Deliveries claimed per round, and at most this many of one watch's queue in a row. */
+export const DELIVERY_CLAIM_BATCH = 400;
+export const DELIVERY_CLAIM_PER_LANE = 50;
+/** Watch queues (lanes) sent to at the same time; one lane is always sent in order, one at a time. */
+export const DELIVERY_CONCURRENCY = Number(process.env.DELIVERY_CONCURRENCY || 32);
+/** Bytes of a receiver's answer kept with the attempt, for the owner to read. */
+export const DELIVERY_RESPONSE_EXCERPT_BYTES = 512;
+
+/** The embedded server's delivery timer; 0 turns it off (so does BOOT_INGEST=0). */
+export function deliverIntervalMs(): number {
+  const v = process.env.DELIVER_INTERVAL_MS;
+  return v === undefined || v === "" ? 5_000 : Number(v);
+}
+
+/**
+ * Test-only: a PEM file of extra certificate authorities that outbound HTTPS
+ * trusts on top of the system roots (the tests' self-signed webhook receiver).
+ * Unset in production.
+ */
+export function outboundExtraCaFile(): string | undefined {
+  return process.env.OUTBOUND_EXTRA_CA_FILE || undefined;
+}
+
+/** GET /v1/changes page size. */
+export const CHANGE_FEED_DEFAULT_LIMIT = 100;
+export const CHANGE_FEED_MAX_LIMIT = 500;

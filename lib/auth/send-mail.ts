@@ -9,6 +9,10 @@ export interface OutgoingMail {
   text: string;
   /** The one link the message is about (sign-in, account page). */
   url?: string;
+  /** Extra SMTP headers (watch notices: List-Unsubscribe, X-Catalog-Delivery). */
+  headers?: Record<string, string>;
+  /** Message-ID, so a resent notice is recognisable as the same message. */
+  messageId?: string;
 }
 
 /**
@@ -16,14 +20,21 @@ export interface OutgoingMail {
  * to the server log and to the dev mailbox (/dev/mailbox), so a new user can sign
  * in on a machine with no mail server. Messages never contain an API key.
  */
-export async function sendMail(mail: OutgoingMail): Promise<{ delivered: "smtp" | "dev-mailbox" | "log" }> {
+export async function sendMail(mail: OutgoingMail): Promise<{ delivered: "smtp" | "dev-mailbox" | "log"; response?: string }> {
   const smtp = smtpUrl();
   if (smtp) {
     const nodemailer = await import("nodemailer");
     const transport = nodemailer.createTransport(smtp);
-    await transport.sendMail({ from: mailFrom(), to: mail.to, subject: mail.subject, text: mail.text });
+    const info = await transport.sendMail({
+      from: mailFrom(),
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      headers: mail.headers,
+      messageId: mail.messageId,
+    });
     log.info("mail sent", { to: mail.to, subject: mail.subject });
-    return { delivered: "smtp" };
+    return { delivered: "smtp", response: info.response };
   }
   // No mail server: the log line is how an operator of the embedded default signs in.
   log.info("mail not sent (no SMTP_URL); open the link from the log or /dev/mailbox", {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { changes, type ChangeRow } from "@/lib/db/schema";
+import { ensureWatchOutboxHook } from "@/lib/watches/outbox-hook";
 
 /** The change kinds of the contract's change feed. */
 export const CHANGE_KINDS = [
@@ -65,6 +66,7 @@ const CHANGES_LOCK_KEY = 7_301_990_449;
  */
 export async function recordChanges(tx: Tx, list: ChangeInput[]): Promise<ChangeRow[]> {
   if (!list.length) return [];
+  ensureWatchOutboxHook(); // watches: one outbox row per matching watch, in this transaction
   await tx.execute(sql`select pg_advisory_xact_lock(${CHANGES_LOCK_KEY})`);
   const rows: ChangeRow[] = [];
   for (let i = 0; i < list.length; i += 500) {

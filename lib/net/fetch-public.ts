@@ -1,6 +1,9 @@
 import dns from "node:dns";
+import fs from "node:fs";
 import { isIP, type LookupFunction } from "node:net";
+import tls from "node:tls";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import { outboundExtraCaFile } from "@/lib/config";
 import { currentAllowList } from "./allow-list";
 import { isPublicAddress } from "./address-policy";
 
@@ -37,28 +40,39 @@ export const publicLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-const baseConnector = buildConnector({ lookup: publicLookup } as buildConnector.BuildOptions);
-
 /**
  * The connector every outbound socket goes through. Literal IP hosts skip DNS,
  * so they are checked here; names are checked by publicLookup. Redirects open
  * their connections through the same connector, so every hop is checked.
+ * `extraCa` (tests only, OUTBOUND_EXTRA_CA_FILE) is trusted on top of the
+ * system roots, never instead of them.
  */
-const publicConnector: buildConnector.connector = (opts, callback) => {
-  const host = opts.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host) && !permitted(host, host)) {
-    callback(new OutboundBlockedError(host, host), null);
-    return;
-  }
-  return baseConnector(opts, callback);
-};
+function publicConnector(extraCa?: string): buildConnector.connector {
+  const tlsOptions = extraCa ? { ca: [...tls.rootCertificates, extraCa] } : {};
+  const baseConnector = buildConnector({ lookup: publicLookup, ...tlsOptions } as buildConnector.BuildOptions);
+  return (opts, callback) => {
+    const host = opts.hostname.replace(/^\[|\]$/g, "");
+    if (isIP(host) && !permitted(host, host)) {
+      callback(new OutboundBlockedError(host, host), null);
+      return;
+    }
+    return baseConnector(opts, callback);
+  };
+}
 
-const AGENT_KEY = Symbol.for("mcp-preflight.public-agent");
+const AGENTS_KEY = Symbol.for("mcp-preflight.public-agents");
 
-/** One shared dispatcher per process (keep-alive pools are per origin). */
+/** One shared dispatcher per process (keep-alive pools are per origin), and one per test CA file. */
 export function publicAgent(): Agent {
-  const g = globalThis as unknown as Record<symbol, Agent>;
-  return (g[AGENT_KEY] ??= new Agent({ connect: publicConnector, keepAliveTimeout: 10_000 }));
+  const g = globalThis as unknown as Record<symbol, Map<string, Agent>>;
+  const agents = (g[AGENTS_KEY] ??= new Map());
+  const caFile = outboundExtraCaFile() ?? "";
+  let agent = agents.get(caFile);
+  if (!agent) {
+    agent = new Agent({ connect: publicConnector(caFile ? fs.readFileSync(caFile, "utf8") : undefined), keepAliveTimeout: 10_000 });
+    agents.set(caFile, agent);
+  }
+  return agent;
 }
 
 function blockedCause(err: unknown): OutboundBlockedError | null {

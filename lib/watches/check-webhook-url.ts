@@ -1,0 +1,27 @@
+import { ApiError } from "@/lib/api/errors";
+import { checkPublicHost } from "@/lib/net";
+
+/**
+ * The creation-time half of the webhook SSRF rule (DESIGN §8, anchors C5):
+ * https only, no credentials in the URL, and a host that is not knowably
+ * private now: a literal private or loopback IP, a `localhost` name, or a name
+ * resolving to any non-public address is a 400. A name DNS cannot answer for
+ * right now is accepted; every delivery checks again after DNS, on the
+ * address it connects to. Returns the URL in normal form (no fragment).
+ */
+export async function checkWebhookUrl(raw: string): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError("invalid_request", "webhook_url: not an absolute URL");
+  }
+  if (url.protocol !== "https:") throw new ApiError("invalid_request", "webhook_url must use https (plain http is refused)");
+  if (url.username || url.password) throw new ApiError("invalid_request", "webhook_url must not carry a user name or password");
+  const verdict = await checkPublicHost(url.hostname);
+  if (!verdict.ok) {
+    throw new ApiError("invalid_request", `webhook_url is refused: ${verdict.message}; webhooks are sent to public addresses only`);
+  }
+  url.hash = "";
+  return url.toString();
+}

@@ -1,0 +1,193 @@
+import { inArray } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { watches, type WatchRow } from "@/lib/db/schema";
+import {
+  DELIVERY_CLAIM_BATCH,
+  DELIVERY_CLAIM_PER_LANE,
+  DELIVERY_CONCURRENCY,
+  deliveryLeaseMs,
+  webhookTimeoutMs,
+} from "@/lib/config";
+import { log } from "@/lib/log";
+import { claimDeliveries, releaseDeliveries, type ClaimedDelivery, type ClaimedLane } from "./claim-deliveries";
+import { cancelPendingDeliveries, finishAttempt } from "./finish-delivery";
+import { sendWatchEmail } from "./send-watch-email";
+import { sendWebhook, type AttemptOutcome } from "./send-webhook";
+import type { WatchEventPayload } from "./event-payload";
+
+export interface RunDeliveriesOptions {
+  /** The clock of schedules, leases and attempt times (tests move it by hours). */
+  now?: () => Date;
+  /** Stop claiming after this much real time (lanes already claimed finish). */
+  budgetMs?: number;
+  /** Stop claiming, and stop each lane after its current send. */
+  signal?: AbortSignal;
+  concurrency?: number;
+  batch?: number;
+  perLane?: number;
+  leaseMs?: number;
+  timeoutMs?: number;
+  /** Called after each attempt (bench: change-to-delivery lag). */
+  onAttempt?: (row: ClaimedDelivery, outcome: AttemptOutcome) => void;
+}
+
+export interface RunDeliveriesResult {
+  claims: number;
+  attempts: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+  cancelled: number;
+  /** Claimed but handed back unsent (budget, lease time or stop signal ran out, or an earlier event failed). */
+  released: number;
+  elapsedMs: number;
+}
+
+type WatchTarget = Pick<WatchRow, "id" | "status" | "webhookUrl" | "email" | "secret" | "label" | "serverName" | "unsubscribeToken">;
+
+/**
+ * The delivery worker: claims due outbox rows (claimDeliveries), sends each
+ * claimed queue in order, one at a time, `concurrency` queues at once, and
+ * claims again whenever a queue finishes, until nothing is due or the budget
+ * is spent. A failed send ends its queue's run: the event is retried on the
+ * schedule and the events behind it wait (per-watch order).
+ *
+ * Crash safety: a row is finished only after its send, so a worker killed
+ * mid-run leaves its rows leased; they come back when the lease expires and
+ * are sent again with the same X-Catalog-Delivery id (at least once on the
+ * wire, exactly once for a receiver that dedupes by that id).
+ */
+export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Promise<RunDeliveriesResult> {
+  const now = opts.now ?? (() => new Date());
+  const startedReal = performance.now();
+  const budgetMs = opts.budgetMs ?? 50_000;
+  const leaseMs = opts.leaseMs ?? deliveryLeaseMs();
+  const timeoutMs = opts.timeoutMs ?? webhookTimeoutMs();
+  const concurrency = Math.max(1, opts.concurrency ?? DELIVERY_CONCURRENCY);
+  if (leaseMs < timeoutMs * 3 + 2_000) {
+    throw new Error(`the delivery lease (${leaseMs} ms) must outlast an e-mail send (3 × ${timeoutMs} ms) by 2 s`);
+  }
+  const result: RunDeliveriesResult = { claims: 0, attempts: 0, delivered: 0, retrying: 0, failed: 0, cancelled: 0, released: 0, elapsedMs: 0 };
+  const stopped = () => opts.signal?.aborted === true;
+  const budgetLeft = () => performance.now() - startedReal < budgetMs;
+
+  async function loadTargets(lanes: ClaimedLane[]): Promise<Map<string, WatchTarget>> {
+    const ids = [...new Set(lanes.map((l) => l.watchId))];
+    const rows = await db
+      .select({
+        id: watches.id,
+        status: watches.status,
+        webhookUrl: watches.webhookUrl,
+        email: watches.email,
+        secret: watches.secret,
+        label: watches.label,
+        serverName: watches.serverName,
+        unsubscribeToken: watches.unsubscribeToken,
+      })
+      .from(watches)
+      .where(inArray(watches.id, ids));
+    return new Map(rows.map((w) => [w.id, w]));
+  }
+
+  /** Never throws: whatever goes wrong in a send is that attempt's failure, retried on the schedule. */
+  async function send(row: ClaimedDelivery, watch: WatchTarget): Promise<AttemptOutcome> {
+    try {
+      return await sendOnce(row, watch);
+    } catch (err) {
+      return { ok: false, statusCode: null, error: `internal error: ${(err as Error).message}`, response: null, durationMs: 0 };
+    }
+  }
+
+  async function sendOnce(row: ClaimedDelivery, watch: WatchTarget): Promise<AttemptOutcome> {
+    if (row.channel === "webhook") {
+      return sendWebhook(
+        { url: watch.webhookUrl!, body: row.body, secret: watch.secret, eventId: row.eventId, kind: row.kind, watchId: watch.id },
+        timeoutMs,
+      );
+    }
+    return sendWatchEmail(
+      {
+        to: watch.email!,
+        serverName: watch.serverName,
+        label: watch.label,
+        unsubscribeToken: watch.unsubscribeToken,
+        payload: JSON.parse(row.body) as WatchEventPayload,
+      },
+      // SMTP servers may greet slowly; give them three webhook timeouts
+      timeoutMs * 3,
+    );
+  }
+
+  async function runLane(lane: ClaimedLane, watch: WatchTarget | undefined, claimedAtReal: number): Promise<void> {
+    const target = lane.channel === "webhook" ? watch?.webhookUrl : watch?.email;
+    if (!watch || watch.status !== "active" || !target) {
+      result.cancelled += await cancelPendingDeliveries(db, lane.watchId, now(), watch && watch.status === "active" ? lane.channel : undefined);
+      return;
+    }
+    for (let i = 0; i < lane.rows.length; i++) {
+      const row = lane.rows[i];
+      const elapsed = performance.now() - claimedAtReal;
+      // Hand the rest back rather than send on a lease that could expire mid-send.
+      if (stopped() || elapsed + timeoutMs * (lane.channel === "email" ? 3 : 1) + 1_000 > leaseMs) {
+        const rest = lane.rows.slice(i).map((r) => r.id);
+        await releaseDeliveries(db, lane.token, rest);
+        result.released += rest.length;
+        return;
+      }
+      const startedAt = now();
+      const outcome = await send(row, watch);
+      result.attempts++;
+      opts.onAttempt?.(row, outcome);
+      const finished = await finishAttempt(db, row, lane.token, outcome, startedAt);
+      if (!finished.held) {
+        log.warn("delivery lease lost while sending; another worker owns the rest of this queue", { watch: lane.watchId, delivery: row.eventId });
+        return;
+      }
+      result[finished.as]++;
+      if (!outcome.ok) {
+        const rest = lane.rows.slice(i + 1).map((r) => r.id);
+        await releaseDeliveries(db, lane.token, rest);
+        result.released += rest.length;
+        return;
+      }
+    }
+  }
+
+  const active = new Set<Promise<void>>();
+  const queue: { lane: ClaimedLane; watch: WatchTarget | undefined; claimedAtReal: number }[] = [];
+  let nothingDue = false;
+  for (;;) {
+    while (active.size < concurrency && queue.length) {
+      const { lane, watch, claimedAtReal } = queue.shift()!;
+      const p: Promise<void> = runLane(lane, watch, claimedAtReal)
+        .catch(async (err) => {
+          log.error("delivery lane failed", { watch: lane.watchId, error: (err as Error).message });
+          await releaseDeliveries(db, lane.token, lane.rows.map((r) => r.id)).catch(() => {});
+        })
+        .finally(() => active.delete(p));
+      active.add(p);
+    }
+    if (active.size < concurrency && !queue.length && !nothingDue && !stopped() && budgetLeft()) {
+      const claimedAtReal = performance.now();
+      const lanes = await claimDeliveries(db, {
+        now: now(),
+        leaseMs,
+        batch: opts.batch ?? DELIVERY_CLAIM_BATCH,
+        perLane: opts.perLane ?? DELIVERY_CLAIM_PER_LANE,
+      });
+      result.claims++;
+      if (lanes.length) {
+        const targets = await loadTargets(lanes);
+        for (const lane of lanes) queue.push({ lane, watch: targets.get(lane.watchId), claimedAtReal });
+        continue;
+      }
+      nothingDue = true;
+    }
+    if (!active.size) break;
+    await Promise.race(active);
+    // a finished queue may have unblocked its next events
+    nothingDue = false;
+  }
+  result.elapsedMs = Math.round(performance.now() - startedReal);
+  return result;
+}

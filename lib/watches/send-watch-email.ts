@@ -1,0 +1,85 @@
+import { sendMail } from "@/lib/auth/send-mail";
+import { siteUrl } from "@/lib/config";
+import type { AttemptOutcome } from "./send-webhook";
+import type { WatchEventPayload } from "./event-payload";
+
+export interface WatchEmail {
+  to: string;
+  serverName: string;
+  label: string | null;
+  unsubscribeToken: string;
+  payload: WatchEventPayload;
+}
+
+/** The link in every watch e-mail: it works without signing in (the token can only unsubscribe). */
+export function unsubscribeUrl(token: string): string {
+  return `${siteUrl()}/watch/unsubscribe?token=${encodeURIComponent(token)}`;
+}
+
+const SUMMARY: Record<string, string> = {
+  remote_down: "a remote endpoint stopped answering",
+  remote_up: "a remote endpoint answers again",
+  health_change: "its health changed",
+  verified_change: "its verified state changed",
+  security: "its known security advisories changed",
+};
+
+const show = (v: unknown) => (v === null || v === undefined ? "(nothing recorded)" : JSON.stringify(v, null, 2));
+
+export function watchEmailContent(mail: WatchEmail): { subject: string; text: string; unsubscribe: string } {
+  const { payload } = mail;
+  const unsubscribe = unsubscribeUrl(mail.unsubscribeToken);
+  const subject = `${mail.serverName}: ${SUMMARY[payload.type] ?? payload.type}`;
+  const text = [
+    `mcp-preflight observed a change of ${mail.serverName}${mail.label ? ` (watch "${mail.label}")` : ""}: ${SUMMARY[payload.type] ?? payload.type}.`,
+    "",
+    `Event: ${payload.type} (${payload.id}), recorded ${payload.created_at}`,
+    "",
+    "Before:",
+    show(payload.data.before),
+    "",
+    "After:",
+    show(payload.data.after),
+    "",
+    `Evidence card: ${payload.data.card_url}`,
+    "",
+    "A change is public evidence, not a security finding; re-run a preflight before you rely on this server.",
+    "",
+    `Stop these e-mails (no sign-in needed): ${unsubscribe}`,
+  ].join("\n");
+  return { subject, text, unsubscribe };
+}
+
+/** Sends one watch notice through the sign-in mail path (SMTP_URL, or the dev mailbox without it). */
+export async function sendWatchEmail(mail: WatchEmail, timeoutMs: number): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const { subject, text, unsubscribe } = watchEmailContent(mail);
+  const host = URL.canParse(siteUrl()) ? new URL(siteUrl()).hostname : "localhost";
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const sent = await Promise.race([
+      sendMail({
+        to: mail.to,
+        subject,
+        text,
+        url: unsubscribe,
+        messageId: `<${mail.payload.id}.${mail.payload.watch_id}@${host}>`,
+        headers: {
+          "List-Unsubscribe": `<${unsubscribe}>`,
+          "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+          "X-Catalog-Event": mail.payload.type,
+          "X-Catalog-Watch-Id": mail.payload.watch_id,
+          "X-Catalog-Delivery": mail.payload.id,
+        },
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timeout: the mail server did not accept the message within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { ok: true, statusCode: null, error: null, response: sent.response ?? sent.delivered, durationMs: Math.round(performance.now() - started) };
+  } catch (err) {
+    return { ok: false, statusCode: null, error: (err as Error).message, response: null, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
