@@ -1,0 +1,16 @@
+import { withCaller } from "@/lib/api/with-caller";
+import { parseWith, queryObject } from "@/lib/api/request";
+import { getDb } from "@/lib/db/client";
+import { watchDeliveriesQuerySchema } from "@/lib/schemas/watch";
+import { listWatchDeliveries } from "@/lib/services/list-watch-deliveries";
+
+export const dynamic = "force-dynamic";
+
+/** GET /v1/watch/deliveries?id=wat_…&limit=: a watch's newest deliveries and their attempts. */
+export const GET = withCaller(
+  async ({ url, caller }) => {
+    const { id, limit } = parseWith(watchDeliveriesQuerySchema, queryObject(url));
+    return listWatchDeliveries(await getDb(), caller, id, limit);
+  },
+  { keyRequired: true },
+);

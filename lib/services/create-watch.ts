@@ -1,0 +1,123 @@
+import { and, count, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { accounts, servers, watches, type WatchRow } from "@/lib/db/schema";
+import { ApiError } from "@/lib/api/errors";
+import { CREDIT_COSTS, WATCH_LIMITS, type Tier } from "@/lib/config";
+import { WATCH_EVENT_KINDS } from "@/lib/harvest/record-changes";
+import type { WatchInput, WatchView } from "@/lib/schemas/watch";
+import { checkWebhookUrl } from "@/lib/watches/check-webhook-url";
+import { newUnsubscribeToken, newWatchId, newWatchSecret } from "@/lib/watches/watch-ids";
+import { toWatchView } from "@/lib/watches/watch-view";
+
+export const WATCH_SUBSCRIBE_COST = CREDIT_COSTS.watch_subscribe;
+
+export interface WatchCaller {
+  tier: Tier;
+  accountId: string | null;
+  keyId: string | null;
+}
+
+export interface WatchServiceContext {
+  caller: WatchCaller;
+  /** Spends credits for `subject` (route wrapper's charge). */
+  charge(subject: string, cost: number): Promise<unknown>;
+}
+
+export interface CreateWatchResult {
+  ok: true;
+  created: boolean;
+  watch: WatchView;
+  /** Only when the watch was created (DESIGN §3: shown once, again only by rotation). */
+  secret?: string;
+}
+
+export function requireAccount(caller: WatchCaller): string {
+  if (!caller.accountId) throw new ApiError("unauthorized", "watches need an account API key in x-api-key");
+  return caller.accountId;
+}
+
+export function watchLimit(tier: Tier): number {
+  return tier === "pro" ? WATCH_LIMITS.pro : WATCH_LIMITS.registered;
+}
+
+/** "Same target": the webhook URL and the e-mail address together. */
+const targetKeyOf = (webhookUrl: string | null, email: string | null) => `webhook:${webhookUrl ?? ""}\nemail:${email ?? ""}`;
+
+/**
+ * POST /v1/watch: creates the caller's watch of one server, or updates it when
+ * the account already watches that server with the same target (webhook URL and
+ * e-mail). The body is the watch's whole configuration: `events` left out means
+ * all five kinds, `label` left out means none. Checked in order: the webhook
+ * URL (400, resolved now), the server (404), the tier's limit of active watches
+ * (403 watch_limit_reached, creation only), then 10 credits on creation only
+ * (402). The creating response carries the secret; no other response does.
+ */
+export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceContext): Promise<CreateWatchResult> {
+  const accountId = requireAccount(ctx.caller);
+  const webhookUrl = input.webhook_url !== undefined ? await checkWebhookUrl(input.webhook_url) : null;
+  const email = input.email !== undefined ? input.email.trim().toLowerCase() : null;
+  const events = input.events ?? [...WATCH_EVENT_KINDS];
+  const label = input.label ?? null;
+  const targetKey = targetKeyOf(webhookUrl, email);
+
+  const [server] = await db.select({ id: servers.id, name: servers.name }).from(servers).where(eq(servers.name, input.server_name));
+  if (!server) {
+    throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`);
+  }
+
+  const limit = watchLimit(ctx.caller.tier);
+  const outcome = await db.transaction(async (tx): Promise<{ row: WatchRow; created: boolean }> => {
+    // One account's creations run one at a time, so the limit and create-or-update hold under concurrency.
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    const [existing] = await tx
+      .select()
+      .from(watches)
+      .where(and(eq(watches.accountId, accountId), eq(watches.serverId, server.id), eq(watches.targetKey, targetKey), eq(watches.status, "active")));
+    if (existing) {
+      const [row] = await tx
+        .update(watches)
+        .set({ events, label, updatedAt: new Date() })
+        .where(eq(watches.id, existing.id))
+        .returning();
+      return { row, created: false };
+    }
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(watches)
+      .where(and(eq(watches.accountId, accountId), eq(watches.status, "active")));
+    if (n >= limit) {
+      throw new ApiError(
+        "watch_limit_reached",
+        `this account has ${n} active watches, the limit of its ${ctx.caller.tier} tier (${limit}); delete one (DELETE /v1/watch?id=…) or ask for more`,
+      );
+    }
+    const [row] = await tx
+      .insert(watches)
+      .values({
+        id: newWatchId(),
+        accountId,
+        keyId: ctx.caller.keyId,
+        serverId: server.id,
+        serverName: server.name,
+        webhookUrl,
+        email,
+        targetKey,
+        events,
+        label,
+        secret: newWatchSecret(),
+        unsubscribeToken: newUnsubscribeToken(),
+      })
+      .returning();
+    return { row, created: true };
+  });
+
+  if (!outcome.created) return { ok: true, created: false, watch: toWatchView(outcome.row) };
+  try {
+    await ctx.charge(`watch_subscribe:${outcome.row.id}`, WATCH_SUBSCRIBE_COST);
+  } catch (err) {
+    // not paid for: the watch never existed (its outbox rows, if a change came in between, go with it)
+    await db.delete(watches).where(eq(watches.id, outcome.row.id));
+    throw err;
+  }
+  return { ok: true, created: true, watch: toWatchView(outcome.row), secret: outcome.row.secret };
+}

@@ -1,0 +1,266 @@
+import dns from "node:dns/promises";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { POST as watchPost, GET as watchGet, DELETE as watchDelete } from "@/app/v1/watch/route";
+import { POST as rotatePost } from "@/app/v1/watch/rotate-secret/route";
+import { GET as deliveriesGet } from "@/app/v1/watch/deliveries/route";
+import { watches } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/client";
+import {
+  watchCreateResponseSchema,
+  watchDeleteResponseSchema,
+  watchDeliveriesResponseSchema,
+  watchListResponseSchema,
+  watchRotateResponseSchema,
+} from "@/lib/schemas/watch";
+import { resetDb } from "../helpers/db";
+import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
+
+let db: Db;
+beforeEach(async () => {
+  db = await resetDb();
+  await loadFixtureCatalog(db);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
+});
+
+const SERVER = "io.github.acme/weather";
+const HOOK = "https://127.0.0.1:8443/hooks/catalog";
+const post = (body: unknown, key?: string) => watchPost(request("/v1/watch", { body, key }));
+const list = (key?: string) => watchGet(request("/v1/watch", { key }));
+const del = (id: string, key?: string) => watchDelete(request(`/v1/watch?id=${encodeURIComponent(id)}`, { key, method: "DELETE" }));
+
+describe("POST /v1/watch", () => {
+  it("creates a watch with every event kind by default, returns its secret once, and charges 10 credits", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const res = await post({ server_name: SERVER, webhook_url: HOOK, label: "prod agents" }, a.key);
+    expect(res.status).toBe(200);
+    const body = watchCreateResponseSchema.parse(await res.json());
+    expect(body.created).toBe(true);
+    expect(body.secret).toMatch(/^whsec_/);
+    expect(body.watch).toMatchObject({
+      server_name: SERVER,
+      webhook_url: HOOK,
+      email: null,
+      label: "prod agents",
+      status: "active",
+      events: ["remote_down", "remote_up", "health_change", "verified_change", "security"],
+    });
+    expect(body.watch.id).toMatch(/^wat_[0-9a-z]{16}$/);
+    expect(res.headers.get("x-credits-remaining")).toBe("90");
+    expect(await walletRemaining(db, a.accountId)).toBe(90);
+    const [row] = await db.select().from(watches).where(eq(watches.id, body.watch.id));
+    expect(row.secret).toBe(body.secret);
+    expect(row.keyId).toBe(a.keyId);
+  });
+
+  it("updates the same key's watch of the same server and target: no new secret, no charge", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const first = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
+    const res = await post({ server_name: SERVER, webhook_url: HOOK, events: ["security", "remote_down", "security"], label: "x" }, a.key);
+    expect(res.status).toBe(200);
+    const body = watchCreateResponseSchema.parse(await res.json());
+    expect(body.created).toBe(false);
+    expect(body.secret).toBeUndefined();
+    expect(body.watch.id).toBe(first.watch.id);
+    expect(body.watch.events).toEqual(["remote_down", "security"]);
+    expect(body.watch.label).toBe("x");
+    expect(await walletRemaining(db, a.accountId)).toBe(90);
+    // another target of the same server is another watch
+    const email = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, email: "Ops@Example.test" }, a.key)).json());
+    expect(email.created).toBe(true);
+    expect(email.watch.email).toBe("ops@example.test");
+    expect(await walletRemaining(db, a.accountId)).toBe(80);
+  });
+
+  it("answers 404 not_found for an unknown or differently cased server name, spending nothing", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    for (const name of ["io.github.acme/nope", "io.github.ACME/weather"]) {
+      const res = await post({ server_name: name, webhook_url: HOOK }, a.key);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ ok: false, error: "not_found" });
+    }
+    expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
+
+  it("answers 403 watch_limit_reached with the Error body at 5 active watches for a free key, and frees a slot on delete", async () => {
+    const a = await keyedAccount(db, { credits: 1000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await post({ server_name: SERVER, email: `n${i}@example.test` }, a.key);
+      expect(res.status).toBe(200);
+      ids.push((await res.json()).watch.id);
+    }
+    const over = await post({ server_name: SERVER, email: "n5@example.test" }, a.key);
+    expect(over.status).toBe(403);
+    const err = await over.json();
+    expect(err).toMatchObject({ ok: false, error: "watch_limit_reached" });
+    expect(err.message).toContain("(5)");
+    expect(await walletRemaining(db, a.accountId)).toBe(950);
+    // updating an existing watch at the limit is still allowed
+    expect((await post({ server_name: SERVER, email: "n0@example.test", events: ["security"] }, a.key)).status).toBe(200);
+    expect((await del(ids[0], a.key)).status).toBe(200);
+    expect((await post({ server_name: SERVER, email: "n5@example.test" }, a.key)).status).toBe(200);
+  });
+
+  it("allows 50 active watches on a pro key and refuses the 51st", async () => {
+    const a = await keyedAccount(db, { tier: "pro", credits: 10_000 });
+    for (let i = 0; i < 50; i++) expect((await post({ server_name: SERVER, email: `p${i}@example.test` }, a.key)).status).toBe(200);
+    const over = await post({ server_name: SERVER, email: "p50@example.test" }, a.key);
+    expect(over.status).toBe(403);
+    expect(await over.json()).toMatchObject({ ok: false, error: "watch_limit_reached" });
+  });
+
+  it("keeps the limit under concurrent creations", async () => {
+    const a = await keyedAccount(db, { credits: 1000 });
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => post({ server_name: SERVER, email: `c${i}@example.test` }, a.key)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 403, 403, 403]);
+    expect((await db.select().from(watches).where(eq(watches.accountId, a.accountId))).length).toBe(5);
+    expect(await walletRemaining(db, a.accountId)).toBe(950);
+  });
+
+  it("answers 402 and creates nothing when the wallet cannot pay", async () => {
+    const a = await keyedAccount(db, { credits: 5 });
+    const res = await post({ server_name: SERVER, webhook_url: HOOK }, a.key);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ ok: false, error: "payment_required" });
+    expect(await db.select().from(watches)).toEqual([]);
+  });
+
+  it("answers 401 without a valid key", async () => {
+    for (const res of [await post({ server_name: SERVER, webhook_url: HOOK }), await post({ server_name: SERVER, webhook_url: HOOK }, "catk_nope")]) {
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ ok: false, error: "unauthorized" });
+    }
+  });
+
+  it.each([
+    ["neither webhook_url nor email", { server_name: SERVER }, "webhook_url, an email"],
+    ["an http: URL", { server_name: SERVER, webhook_url: "http://hooks.example.com/x" }, "https"],
+    ["an unknown event kind", { server_name: SERVER, webhook_url: HOOK, events: ["server_new"] }, "events"],
+    ["an empty events list", { server_name: SERVER, webhook_url: HOOK, events: [] }, "events"],
+    ["an unknown field", { server_name: SERVER, webhook_url: HOOK, secret: "whsec_mine" }, "unknown field"],
+    ["a malformed e-mail", { server_name: SERVER, email: "not-an-address" }, "email"],
+    ["a relative URL", { server_name: SERVER, webhook_url: "/hooks" }, "webhook_url"],
+    ["a URL with credentials", { server_name: SERVER, webhook_url: "https://user:pw@127.0.0.1/x" }, "user name"],
+    ["no server_name", { webhook_url: HOOK }, "server_name"],
+  ])("answers 400 invalid_request for %s, spending nothing", async (_what, body, message) => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const res = await post(body, a.key);
+    expect(res.status).toBe(400);
+    const err = await res.json();
+    expect(err).toMatchObject({ ok: false, error: "invalid_request" });
+    expect(err.message).toContain(message);
+    expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
+
+  it.each([
+    ["loopback 127.0.0.1", "https://127.0.0.1/hook"],
+    ["10.0.0.0/8", "https://10.1.2.3/hook"],
+    ["cloud metadata 169.254.169.254", "https://169.254.169.254/latest/meta-data"],
+    ["IPv6 loopback [::1]", "https://[::1]:8443/hook"],
+    ["IPv4-mapped loopback", "https://[::ffff:127.0.0.1]/hook"],
+    ["localhost", "https://localhost/hook"],
+    ["a name under .localhost", "https://app.localhost/hook"],
+  ])("refuses a webhook_url at %s when it is created (400)", async (_what, url) => {
+    process.env.OUTBOUND_ALLOW_HOSTS = "";
+    const a = await keyedAccount(db, { credits: 100 });
+    const res = await post({ server_name: SERVER, webhook_url: url }, a.key);
+    expect(res.status).toBe(400);
+    const err = await res.json();
+    expect(err).toMatchObject({ ok: false, error: "invalid_request" });
+    expect(err.message).toMatch(/not a public address|loopback name/);
+    expect(await db.select().from(watches)).toEqual([]);
+  });
+
+  it("resolves the host name at creation and refuses one that resolves to a private address", async () => {
+    process.env.OUTBOUND_ALLOW_HOSTS = "";
+    const lookup = vi.spyOn(dns, "lookup").mockImplementation((async (host: string) => {
+      if (host === "hooks.internal.example") return [{ address: "93.184.215.14", family: 4 }, { address: "10.0.0.7", family: 4 }];
+      if (host === "hooks.public.example") return [{ address: "93.184.215.14", family: 4 }];
+      if (host === "gone.example") throw Object.assign(new Error("getaddrinfo ENOTFOUND gone.example"), { code: "ENOTFOUND" });
+      throw new Error(`unexpected lookup ${host}`);
+    }) as never);
+    const a = await keyedAccount(db, { credits: 100 });
+    const refused = await post({ server_name: SERVER, webhook_url: "https://hooks.internal.example/x" }, a.key);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).message).toContain("resolves to 10.0.0.7");
+    const unknown = await post({ server_name: SERVER, webhook_url: "https://gone.example/x" }, a.key);
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).message).toContain("does not resolve");
+    const ok = await post({ server_name: SERVER, webhook_url: "https://hooks.public.example/x" }, a.key);
+    expect(ok.status).toBe(200);
+    expect(lookup).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe("GET and DELETE /v1/watch", () => {
+  it("lists the account's active watches without secrets, and DELETE moves one to unsubscribed", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const b = await keyedAccount(db, { credits: 100 });
+    const w1 = (await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json()).watch;
+    const w2 = (await (await post({ server_name: "com.example/remote-only", email: "a@example.test" }, a.key)).json()).watch;
+    await post({ server_name: SERVER, webhook_url: HOOK }, b.key);
+
+    const res = await list(a.key);
+    expect(res.status).toBe(200);
+    const text = await res.clone().text();
+    expect(text).not.toContain("whsec_");
+    const body = watchListResponseSchema.parse(await res.json());
+    expect(body.count).toBe(2);
+    expect(body.watches.map((w) => w.id)).toEqual([w1.id, w2.id]);
+
+    // another account's id is a 404, as is an unknown one
+    const foreign = await del(w1.id, b.key);
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ ok: false, error: "not_found" });
+    expect((await del("wat_0000000000000000", a.key)).status).toBe(404);
+
+    const gone = await del(w1.id, a.key);
+    expect(gone.status).toBe(200);
+    const deleted = watchDeleteResponseSchema.parse(await gone.json());
+    expect(deleted.watch).toMatchObject({ id: w1.id, status: "unsubscribed" });
+    expect(deleted.watch.unsubscribed_at).not.toBeNull();
+    expect(watchListResponseSchema.parse(await (await list(a.key)).json()).watches.map((w) => w.id)).toEqual([w2.id]);
+    // a second DELETE is harmless
+    expect((await del(w1.id, a.key)).status).toBe(200);
+    // watching again after unsubscribing creates a new watch, with a new secret
+    const again = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
+    expect(again.created).toBe(true);
+    expect(again.watch.id).not.toBe(w1.id);
+  });
+
+  it("needs a key (401) and an id (400)", async () => {
+    expect((await list()).status).toBe(401);
+    expect((await del("wat_0000000000000000")).status).toBe(401);
+    const a = await keyedAccount(db, { credits: 100 });
+    const res = await watchDelete(request("/v1/watch", { key: a.key, method: "DELETE" }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request" });
+  });
+
+  it("rotates a watch's secret on request, returning the new one once", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const created = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
+    const res = await rotatePost(request(`/v1/watch/rotate-secret?id=${created.watch.id}`, { key: a.key, method: "POST" }));
+    expect(res.status).toBe(200);
+    const body = watchRotateResponseSchema.parse(await res.json());
+    expect(body.secret).not.toBe(created.secret);
+    const [row] = await db.select().from(watches).where(eq(watches.id, created.watch.id));
+    expect(row.secret).toBe(body.secret);
+    const b = await keyedAccount(db, { credits: 100 });
+    expect((await rotatePost(request(`/v1/watch/rotate-secret?id=${created.watch.id}`, { key: b.key, method: "POST" }))).status).toBe(404);
+  });
+
+  it("shows a watch's deliveries to its owner only", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const b = await keyedAccount(db, { credits: 100 });
+    const created = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
+    const res = await deliveriesGet(request(`/v1/watch/deliveries?id=${created.watch.id}`, { key: a.key }));
+    expect(res.status).toBe(200);
+    expect(watchDeliveriesResponseSchema.parse(await res.json())).toEqual({ ok: true, watch_id: created.watch.id, count: 0, deliveries: [] });
+    expect((await deliveriesGet(request(`/v1/watch/deliveries?id=${created.watch.id}`, { key: b.key }))).status).toBe(404);
+  });
+});
