@@ -2,17 +2,44 @@ import { HONOURED_MAP_KEYS } from "./client-layouts";
 import type { ConfigEntry, LayoutId } from "./types";
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+/** Plain objects only: TOML dates and other class instances are values, not tables. */
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && Object.prototype.toString.call(v) === "[object Object]";
+
+/** A server map or entry of the wrong type; `path` locates it in the document (for the line and column). */
+export class ConfigShapeError extends Error {
+  constructor(
+    message: string,
+    readonly path: (string | number)[],
+  ) {
+    super(message);
+  }
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (v instanceof Date) return "a date";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+/** A known map key holding something other than a map (or Continue's list) is a broken config, not an empty one. */
+function expectMap(value: unknown, path: (string | number)[], allowList = false): void {
+  if (value === undefined || isObj(value) || (allowList && Array.isArray(value))) return;
+  throw new ConfigShapeError(`${path.join(".")} must be ${allowList ? "an object or a list" : "an object"} of servers, not ${typeName(value)}`, path);
+}
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
 
 /** A server map found in the document: where it is, and its entries as [label, value] pairs. */
 interface FoundMap {
   mapKey: string;
+  /** Where the map is in the document. */
+  path: (string | number)[];
   /** The layout this map alone suggests, used when the file name names no client. */
   layout: LayoutId;
   /** The pattern HONOURED_MAP_KEYS uses for this map. */
   pattern: string;
-  items: [string, unknown][];
+  /** [label, value, list index (Continue lists only)] */
+  items: [string, unknown, number?][];
 }
 
 /**
@@ -37,19 +64,26 @@ export function findEntries(doc: Obj, client: LayoutId | null): { layout: Layout
   const ordered = [...maps.filter(honoured), ...maps.filter((m) => !honoured(m))];
   const entries: ConfigEntry[] = [];
   for (const m of ordered) {
-    for (const [key, value] of m.items) entries.push(toEntry(key, value, m.mapKey, honoured(m), layout));
+    for (const [key, value, index] of m.items) entries.push(toEntry(key, value, m, honoured(m), layout, [...m.path, index ?? key]));
   }
   return { layout, mapKeys: ordered.map((m) => m.mapKey), entries };
 }
 
 function findMaps(doc: Obj): FoundMap[] {
+  expectMap(doc.mcpServers, ["mcpServers"], true);
+  expectMap(doc.servers, ["servers"]);
+  expectMap(doc.context_servers, ["context_servers"]);
+  expectMap(doc.mcp_servers, ["mcp_servers"]);
+  if (isObj(doc.mcp)) expectMap(doc.mcp.servers, ["mcp", "servers"]);
   const maps: FoundMap[] = [];
   const projects = doc.projects;
   if (isObj(projects)) {
     for (const [path, project] of Object.entries(projects)) {
+      if (isObj(project)) expectMap(project.mcpServers, ["projects", path, "mcpServers"]);
       if (isObj(project) && isObj(project.mcpServers)) {
         maps.push({
           mapKey: `projects[${JSON.stringify(path)}].mcpServers`,
+          path: ["projects", path, "mcpServers"],
           layout: "claude-code-user",
           pattern: "projects.*.mcpServers",
           items: Object.entries(project.mcpServers),
@@ -57,21 +91,22 @@ function findMaps(doc: Obj): FoundMap[] {
       }
     }
   }
-  if (isObj(doc.servers)) maps.push({ mapKey: "servers", layout: "vscode", pattern: "servers", items: Object.entries(doc.servers) });
+  if (isObj(doc.servers)) maps.push({ mapKey: "servers", path: ["servers"], layout: "vscode", pattern: "servers", items: Object.entries(doc.servers) });
   if (isObj(doc.mcp) && isObj(doc.mcp.servers)) {
-    maps.push({ mapKey: "mcp.servers", layout: "vscode-settings", pattern: "mcp.servers", items: Object.entries(doc.mcp.servers) });
+    maps.push({ mapKey: "mcp.servers", path: ["mcp", "servers"], layout: "vscode-settings", pattern: "mcp.servers", items: Object.entries(doc.mcp.servers) });
   }
   if (isObj(doc.context_servers)) {
-    maps.push({ mapKey: "context_servers", layout: "zed", pattern: "context_servers", items: Object.entries(doc.context_servers) });
+    maps.push({ mapKey: "context_servers", path: ["context_servers"], layout: "zed", pattern: "context_servers", items: Object.entries(doc.context_servers) });
   }
-  if (isObj(doc.mcp_servers)) maps.push({ mapKey: "mcp_servers", layout: "codex", pattern: "mcp_servers", items: Object.entries(doc.mcp_servers) });
+  if (isObj(doc.mcp_servers)) maps.push({ mapKey: "mcp_servers", path: ["mcp_servers"], layout: "codex", pattern: "mcp_servers", items: Object.entries(doc.mcp_servers) });
   if (Array.isArray(doc.mcpServers)) {
-    maps.push({ mapKey: "mcpServers", layout: "continue", pattern: "mcpServers", items: listItems(doc.mcpServers) });
+    maps.push({ mapKey: "mcpServers", path: ["mcpServers"], layout: "continue", pattern: "mcpServers", items: listItems(doc.mcpServers) });
   }
   const experimental = isObj(doc.experimental) ? doc.experimental.modelContextProtocolServers : undefined;
   if (Array.isArray(experimental)) {
     maps.push({
       mapKey: "experimental.modelContextProtocolServers",
+      path: ["experimental", "modelContextProtocolServers"],
       layout: "continue",
       pattern: "experimental.modelContextProtocolServers",
       items: listItems(experimental),
@@ -80,10 +115,10 @@ function findMaps(doc: Obj): FoundMap[] {
   if (isObj(doc.mcpServers)) {
     // a file with a `projects` map is ~/.claude.json, whose top-level mcpServers is the user scope
     const layout: LayoutId = maps.some((m) => m.layout === "claude-code-user") ? "claude-code-user" : "mcp-servers";
-    maps.push({ mapKey: "mcpServers", layout, pattern: "mcpServers", items: Object.entries(doc.mcpServers) });
+    maps.push({ mapKey: "mcpServers", path: ["mcpServers"], layout, pattern: "mcpServers", items: Object.entries(doc.mcpServers) });
   }
   if (!maps.length && looksUnwrapped(doc)) {
-    maps.push({ mapKey: "(top level)", layout: "claude-code-plugin", pattern: "(top level)", items: Object.entries(doc) });
+    maps.push({ mapKey: "(top level)", path: [], layout: "claude-code-plugin", pattern: "(top level)", items: Object.entries(doc) });
   }
   // the most specific layout first: ~/.claude.json, then VS Code, Zed, Codex, Continue, the shared mcpServers map
   const rank: LayoutId[] = ["claude-code-user", "vscode", "vscode-settings", "zed", "codex", "continue", "mcp-servers", "claude-code-plugin"];
@@ -91,14 +126,20 @@ function findMaps(doc: Obj): FoundMap[] {
 }
 
 /** Continue lists servers as items with a `name` (legacy items name nothing: they are numbered). */
-function listItems(list: unknown[]): [string, unknown][] {
-  return list.map((item, i) => [(isObj(item) && str(item.name)) || `#${i + 1}`, item]);
+function listItems(list: unknown[]): [string, unknown, number][] {
+  return list.map((item, i) => [(isObj(item) && str(item.name)) || `#${i + 1}`, item, i]);
 }
 
 /** A plugin's `.mcp.json` may hold the server map itself: every top-level value is an entry. */
 function looksUnwrapped(doc: Obj): boolean {
   const values = Object.values(doc);
   return values.length > 0 && values.every((v) => isObj(v) && (str(v.command) !== null || str(v.url) !== null || str(v.serverUrl) !== null || str(v.httpUrl) !== null));
+}
+
+function checkField(obj: Obj, field: string, path: (string | number)[], ok: (v: unknown) => boolean, want: string): void {
+  const v = obj[field];
+  if (v === undefined || v === null || ok(v)) return;
+  throw new ConfigShapeError(`${[...path, field].map(String).join(".")} must be ${want}, not ${typeName(v)}`, [...path, field]);
 }
 
 function argList(v: unknown): string[] {
@@ -111,10 +152,16 @@ function argList(v: unknown): string[] {
   return out;
 }
 
-function toEntry(key: string, value: unknown, mapKey: string, honoured: boolean, layout: LayoutId): ConfigEntry {
-  const e: Obj = isObj(value) ? value : {};
+function toEntry(key: string, value: unknown, map: FoundMap, honoured: boolean, layout: LayoutId, path: (string | number)[]): ConfigEntry {
+  const mapKey = map.mapKey;
+  if (!isObj(value)) throw new ConfigShapeError(`the server entry ${JSON.stringify(key)} in ${mapKey} must be an object, not ${typeName(value)}`, path);
+  const e: Obj = value;
   // Continue's legacy items and Zed's legacy form nest the launch one level down
   const launch: Obj = isObj(e.transport) ? e.transport : e;
+  const launchPath = launch === e ? path : [...path, "transport"];
+  checkField(launch, "command", launchPath, (v) => typeof v === "string" || (isObj(v) && (v.path === undefined || typeof v.path === "string")), "a string");
+  checkField(launch, "args", launchPath, (v) => typeof v === "string" || (Array.isArray(v) && v.every((a) => ["string", "number", "boolean"].includes(typeof a))), "a list of strings");
+  for (const f of ["url", "serverUrl", "httpUrl"]) checkField(launch, f, launchPath, (v) => typeof v === "string", "a string");
   let command = str(launch.command);
   let args = argList(launch.args);
   if (isObj(launch.command)) {
@@ -135,7 +182,7 @@ function toEntry(key: string, value: unknown, mapKey: string, honoured: boolean,
     url,
     urlField,
     transport: transport ? transport.toLowerCase() : null,
-    extension: !command && !url && (layout === "zed" || mapKey === "context_servers") && isObj(value),
+    extension: !command && !url && (layout === "zed" || mapKey === "context_servers"),
     gallery: typeof e.gallery === "string" || e.gallery === true,
   };
 }

@@ -3,6 +3,8 @@
 export * from "./types";
 export { ConfigParseError } from "./config-parse-error";
 export { parseConfig } from "./parse-config";
+export { decodeConfigBytes } from "./decode-config-bytes";
+export { ConfigShapeError } from "./find-entries";
 export { readConfigDocument, MAX_NESTING } from "./read-config-document";
 export { clientFromFilename, HONOURED_MAP_KEYS } from "./client-layouts";
 export { findEntries } from "./find-entries";

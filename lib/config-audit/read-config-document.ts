@@ -26,8 +26,10 @@ type Syntax = "json" | "toml" | "yaml";
 export function readConfigDocument(text: string, filename?: string | null): ConfigDocument {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (!text.trim()) throw new ConfigParseError("the config file is empty", 1, 1);
-  if (text.includes("\u0000")) {
-    throw new ConfigParseError("the config file contains NUL bytes: it is binary, not a JSON, TOML or YAML text file", ...at(text, text.indexOf("\u0000")));
+  // JSON, TOML and YAML all forbid raw control characters (other than tab and line breaks): binary content
+  const control = text.search(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+  if (control >= 0) {
+    throw new ConfigParseError("the config file contains control characters: it is binary, not a JSON, TOML or YAML text file", ...at(text, control));
   }
   checkNesting(text);
 
@@ -63,8 +65,8 @@ function syntaxOf(text: string, filename?: string | null): Syntax | null {
   }
   const first = firstSignificantChar(text);
   if (first === "{") return "json";
-  // `[` opens a JSON array, or a TOML table header such as `[mcp_servers.git]`
-  if (first === "[") return looksLikeToml(text) ? "toml" : "json";
+  // `[` opens a JSON array, or a TOML table header such as `[mcp_servers.git]`; text that is valid JSON is JSON
+  if (first === "[") return looksLikeToml(text) && !isStrictJson(text) ? "toml" : "json";
   return null;
 }
 
@@ -88,6 +90,15 @@ function firstSignificantChar(text: string): string | null {
     }
   }
   return null;
+}
+
+function isStrictJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A `[table]` header or a `key = value` line: the text means to be TOML. */

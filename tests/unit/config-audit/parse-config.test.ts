@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ConfigParseError, MAX_NESTING, parseConfig } from "@/lib/config-audit";
+import { classifyEntry, ConfigParseError, decodeConfigBytes, MAX_NESTING, parseConfig } from "@/lib/config-audit";
 
 function parseError(text: string, filename?: string): ConfigParseError {
   try {
@@ -67,7 +68,8 @@ describe("parseConfig: syntax", () => {
     expect(parseError("../../Code - Insiders/User/mcp.json").message).toMatch(/not an MCP config/);
     expect(parseError("[1, 2]").message).toMatch(/not an array/);
     expect(parseError("   \n").message).toMatch(/empty/);
-    expect(parseError("abc\u0000def").message).toMatch(/NUL/);
+    expect(parseError("abc\u0000def").message).toMatch(/control characters/);
+    expect(parseError('{"a":\n 1\u0007}')).toMatchObject({ line: 2, column: 3 });
   });
 
   it(`refuses brackets nested deeper than ${MAX_NESTING} levels before parsing, at the bracket's position`, () => {
@@ -134,7 +136,63 @@ describe("parseConfig: layouts and the keys each client reads", () => {
     expect(cline.entries.map((e) => e.disabled)).toEqual([true, true, false]);
   });
 
-  it("keeps an entry that is not an object, so that it is reported rather than silently dropped", () => {
-    expect(parseConfig(JSON.stringify({ mcpServers: { odd: "npx -y x" } })).entries[0]).toMatchObject({ key: "odd", command: null, url: null });
+  it("refuses server maps and entries of the wrong type, at their line and column", () => {
+    const json = '{\n  "mcpServers": {\n    "ok": { "command": "npx", "args": ["a"] },\n    "odd": "npx -y x"\n  }\n}';
+    expect(parseError(json)).toMatchObject({ line: 4, column: 5, message: expect.stringMatching(/"odd" in mcpServers must be an object, not a string/) });
+    expect(parseError('{"mcpServers": 42}').message).toMatch(/mcpServers must be an object or a list of servers, not a number/);
+    expect(parseError('{"servers": {"a": {"command": 5}}}').message).toMatch(/servers\.a\.command must be a string, not a number/);
+    expect(parseError('{"mcpServers": {"a": {"command": "npx", "args": [{"x": 1}]}}}').message).toMatch(/args must be a list of strings/);
+    expect(parseError('{"mcpServers": {"a": {"url": ["https://x"]}}}').message).toMatch(/url must be a string, not an array/);
+    const toml = parseError('[mcp_servers.a]\ncommand = "npx"\n\n[mcp_servers.b]\ncommand = 7\n', "config.toml");
+    expect([toml.line, toml.message]).toEqual([5, "mcp_servers.b.command must be a string, not a number (line 5, column 1)"]);
+    const yaml = parseError("mcpServers:\n  - name: a\n    command: npx\n  - 42\n", "config.yaml");
+    expect([yaml.line, yaml.column]).toEqual([4, 5]);
+    // a file without any server map is not wrong: it has no entries (a Codex config without MCP servers)
+    expect(parseConfig('approval_policy = "on-request"\n', "config.toml").entries).toEqual([]);
+  });
+});
+
+describe("decodeConfigBytes", () => {
+  it("decodes UTF-8 and refuses other bytes at the first bad one", () => {
+    expect(decodeConfigBytes(new TextEncoder().encode('{"k":"é"}'))).toBe('{"k":"é"}');
+    let err: unknown;
+    try {
+      decodeConfigBytes(Uint8Array.from([0x7b, 0x0a, 0x20, 0x22, 0xff, 0x22]));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigParseError);
+    expect(err).toMatchObject({ line: 2, column: 3, message: expect.stringMatching(/not UTF-8/) });
+  });
+});
+
+describe("parseConfig and classifyEntry on arbitrary input", () => {
+  const onlyParseErrors = (text: string, filename?: string) => {
+    try {
+      for (const e of parseConfig(text, filename).entries) classifyEntry(e);
+    } catch (err) {
+      if (!(err instanceof ConfigParseError)) throw err;
+      expect(err.line).toBeGreaterThanOrEqual(1);
+      expect(err.column).toBeGreaterThanOrEqual(1);
+    }
+  };
+
+  it("throw nothing but ConfigParseError for any text, under any file name", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 300 }), fc.constantFrom(undefined, "a.json", "a.toml", "a.yaml", ".vscode/mcp.json"), (text, name) => onlyParseErrors(text, name)),
+      { numRuns: 500 },
+    );
+  });
+
+  it("throw nothing but ConfigParseError for any JSON value placed where servers live", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom("mcpServers", "servers", "context_servers", "mcp_servers", "projects"), (v, key) => {
+        onlyParseErrors(JSON.stringify({ [key]: v }));
+        onlyParseErrors(JSON.stringify({ [key]: { a: v } }));
+        onlyParseErrors(JSON.stringify({ mcpServers: { a: { command: "npx", args: v } } }));
+        onlyParseErrors(JSON.stringify({ mcpServers: { a: { command: v, url: v } } }));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
