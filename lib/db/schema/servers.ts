@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, bigint, customType, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { foldNameSql } from "../../facts/fold-name";
+import { OWNER_LABEL_SQL, searchKeySql } from "../../search/search-key";
 import { tstz, createdAt } from "./columns";
 import { repositories } from "./repositories";
 
@@ -41,10 +42,20 @@ export const servers = pgTable(
     nameFold: text("name_fold")
       .notNull()
       .generatedAlwaysAs(sql.raw(foldNameSql("server_part"))),
-    /** Name and title as one string, for trigram word similarity in search. */
+    /** Name and title as one string: search ranks candidates by the query's word similarity to it. */
     searchName: text("search_name")
       .notNull()
       .generatedAlwaysAs(sql`name || ' ' || coalesce(title, '')`),
+    /** The name part without generic words (mcp, server): what trigram search compares (lib/search/search-key.ts). */
+    searchKey: text("search_key")
+      .notNull()
+      .generatedAlwaysAs(sql.raw(searchKeySql("server_part"))),
+    /** Full-text vector of the owner label, name part and title: the words a name match is made of. */
+    nameTsv: tsvector("name_tsv")
+      .notNull()
+      .generatedAlwaysAs(
+        sql.raw(`to_tsvector('english', ${OWNER_LABEL_SQL} || ' ' || regexp_replace(server_part, '[-_.]+', ' ', 'g') || ' ' || coalesce(title, ''))`),
+      ),
     /** Full-text vector: name words and title weigh A, description B (english stemming). */
     searchTsv: tsvector("search_tsv")
       .notNull()
@@ -61,11 +72,11 @@ export const servers = pgTable(
     index("servers_first_seen_idx").on(t.firstSeenAt),
     // lookalikes and search: names equal after case, homoglyph and separator folding
     index("servers_name_fold_idx").on(t.nameFold),
-    // search: typo-tolerant match of a query against the server part (similarity, `%`)
-    index("servers_server_part_trgm_idx").using("gin", t.serverPart.op("gin_trgm_ops")),
-    // search: a query as a fuzzy word of the name or title (word similarity, `<%`)
-    index("servers_search_name_trgm_idx").using("gin", t.searchName.op("gin_trgm_ops")),
-    // search: full text over name, title and description
+    // search: typo-tolerant match of the query's key against name parts' keys (similarity, `%`)
+    index("servers_search_key_trgm_idx").using("gin", t.searchKey.op("gin_trgm_ops")),
+    // search: the query's words in the owner, name part or title
+    index("servers_name_tsv_idx").using("gin", t.nameTsv),
+    // search: the query's words in the description (when names and titles give too few results)
     index("servers_search_tsv_idx").using("gin", t.searchTsv),
   ],
 );
