@@ -4,6 +4,7 @@ import { servers } from "@/lib/db/schema";
 import type { BrandClaim } from "@/lib/engine/facts";
 import { GENERIC_TOKENS, REVIEWED_BRANDS, type Brand } from "./brands";
 import { namespaceVerification } from "./derive-identity";
+import { foldHomoglyphs } from "./fold-name";
 
 const CACHE_MS = 10 * 60_000;
 let cache: { at: number; brands: Brand[] } | null = null;
@@ -49,17 +50,31 @@ function ownsNamespace(brand: Brand, namespace: string): boolean {
 }
 
 /**
+ * The words a text says, folded like lookalike names (lib/facts/fold-name.ts) so
+ * that `str1pe`, `sIack` or a Cyrillic `і` still say the brand, plus each pair of
+ * neighbouring words joined, so that `git-hub` and `Open AI` say it too.
+ */
+export function claimedTokens(text: string): Set<string> {
+  const ws = foldHomoglyphs(text)
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const out = new Set(ws);
+  for (let i = 0; i + 1 < ws.length; i++) out.add(ws[i] + ws[i + 1]);
+  return out;
+}
+
+/**
  * The brands a listing's name part or title uses. A claim from a namespace the
  * brand does not own is unverified; one that also calls itself "official" is
  * impersonation.
  */
 export function claimsOf(brands: Brand[], listing: { name: string; namespace: string; title: string | null; description?: string | null }): BrandClaim[] {
   const serverPart = listing.name.slice(listing.name.indexOf("/") + 1);
-  const said = new Set([...words(serverPart), ...words(listing.title ?? "")]);
+  const said = new Set([...claimedTokens(serverPart), ...claimedTokens(listing.title ?? "")]);
   const official = /\bofficial\b/i.test(`${listing.title ?? ""} ${listing.description ?? ""} ${serverPart}`);
   const claims: BrandClaim[] = [];
   for (const b of brands) {
-    if (!b.tokens.some((t) => said.has(t))) continue;
+    if (!b.tokens.some((t) => said.has(foldHomoglyphs(t)))) continue;
     const verified = ownsNamespace(b, listing.namespace);
     claims.push({ brand: b.brand, verified_by_namespace: verified, impersonation: !verified && official });
   }

@@ -64,12 +64,17 @@ const SEPARATORS_SQL = "[-_.[:space:]]+";
 
 const SINGLE = new Map(HOMOGLYPHS);
 
+/** Steps 1–3 of the folding (case and homoglyphs), keeping separators: for splitting text into words. */
+export function foldHomoglyphs(text: string): string {
+  let s = "";
+  for (const ch of text.toLowerCase()) s += SINGLE.get(ch) ?? ch;
+  for (const [from, to] of HOMOGLYPH_PAIRS) s = s.split(from).join(to);
+  return s;
+}
+
 /** The lookalike key of a name part (see the module comment). */
 export function foldName(part: string): string {
-  let s = "";
-  for (const ch of part.toLowerCase()) s += SINGLE.get(ch) ?? ch;
-  for (const [from, to] of HOMOGLYPH_PAIRS) s = s.split(from).join(to);
-  return s.replace(SEPARATORS, "");
+  return foldHomoglyphs(part).replace(SEPARATORS, "");
 }
 
 /** The server part of a canonical name: everything after the first `/`. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import {
   packageObservations,
@@ -14,12 +14,37 @@ import { registryUrl } from "@/lib/config";
 import { FACTS_SCHEMA_VERSION, type Facts } from "@/lib/engine/facts";
 import { deriveIdentity } from "./derive-identity";
 import { packagePageUrl } from "./package-page-url";
-import { findBrandClaims } from "./brand-claims";
+import { claimsOf, loadBrands } from "./brand-claims";
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 /** What a delisted server's listing status reads as: it was absent from a complete listing. */
 export const DELISTED_STATUS = "delisted";
+
+/** Lookalike names listed in the facts; `lookalikes.count` is always the full count. */
+export const LOOKALIKE_NAMES_LIMIT = 100;
+
+/** Names per query: keeps IN lists well under the protocol's parameter limit. */
+const CHUNK = 2000;
+
+/** Listing details a card shows that the decision facts do not carry. */
+export interface ListingDetails {
+  id: number;
+  title: string | null;
+  description: string | null;
+  website_url: string | null;
+  status_message: string | null;
+  published_at: string | null;
+  registry_updated_at: string | null;
+  delisted_at: string | null;
+  /** The lookalike key of the server part (lib/facts/fold-name.ts). */
+  name_fold: string;
+}
+
+export interface ServerRecord {
+  facts: Facts;
+  listing: ListingDetails;
+}
 
 /**
  * The facts of DESIGN §5 for one exact canonical name, from the catalog and the
@@ -27,55 +52,169 @@ export const DELISTED_STATUS = "delisted";
  * never observed is null and stays null.
  */
 export async function loadFacts(db: Queryable, name: string): Promise<Facts | null> {
-  const [row] = await db
-    .select({
-      server: servers,
-      repo: repositories,
-      obs: repositoryObservations,
-    })
-    .from(servers)
-    .leftJoin(repositories, eq(repositories.id, servers.repositoryId))
-    .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
-    .where(eq(servers.name, name))
-    .limit(1);
-  if (!row) return null;
-  const s = row.server;
+  return (await loadServerRecords(db, [name])).get(name)?.facts ?? null;
+}
 
-  const [packages, remotes, lookalikes, sync, brandClaims] = await Promise.all([
-    s.latestVersionId === null
-      ? []
-      : db
-          .select({ pkg: serverPackages, obs: packageObservations })
-          .from(serverPackages)
-          .leftJoin(
-            packageObservations,
-            and(eq(packageObservations.ecosystem, serverPackages.ecosystem), eq(packageObservations.identifier, serverPackages.identifier)),
-          )
-          .where(eq(serverPackages.versionId, s.latestVersionId))
-          .orderBy(serverPackages.position),
-    s.latestVersionId === null
-      ? []
-      : db
-          .select({ remote: serverRemotes, obs: remoteObservations })
-          .from(serverRemotes)
-          .leftJoin(remoteObservations, eq(remoteObservations.url, serverRemotes.url))
-          .where(eq(serverRemotes.versionId, s.latestVersionId))
-          .orderBy(serverRemotes.position),
-    db
-      .select({ name: servers.name })
-      .from(servers)
-      .where(and(sql`lower(${servers.serverPart}) = lower(${s.serverPart})`, ne(servers.id, s.id), isNull(servers.delistedAt)))
-      .orderBy(servers.name)
-      .limit(50),
+/** The facts of many exact names at once (search, stats): a handful of set queries, not one per name. */
+export async function loadFactsMany(db: Queryable, names: readonly string[]): Promise<Map<string, Facts>> {
+  const records = await loadServerRecords(db, names);
+  return new Map([...records].map(([name, r]) => [name, r.facts]));
+}
+
+/**
+ * Facts plus listing details of every given name that is in the catalog (names
+ * not found are absent from the map). Six queries per 2,000 names: servers with
+ * their repository observation, packages, remotes, lookalikes, the newest sync;
+ * brands come from a cache.
+ */
+export async function loadServerRecords(db: Queryable, names: readonly string[]): Promise<Map<string, ServerRecord>> {
+  const out = new Map<string, ServerRecord>();
+  const unique = [...new Set(names)];
+  if (!unique.length) return out;
+  const [sync, brands] = await Promise.all([
     db
       .select({ observedAt: registrySyncs.observedAt })
       .from(registrySyncs)
       .where(eq(registrySyncs.status, "succeeded"))
       .orderBy(desc(registrySyncs.id))
       .limit(1),
-    findBrandClaims(db, { name: s.name, namespace: s.namespace, title: s.title, description: s.description }),
+    loadBrands(db),
+  ]);
+  const syncObservedAt = sync[0]?.observedAt ?? null;
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    await loadChunk(db, unique.slice(i, i + CHUNK), { syncObservedAt, brands }, out);
+  }
+  return out;
+}
+
+type Brands = Awaited<ReturnType<typeof loadBrands>>;
+
+async function loadChunk(
+  db: Queryable,
+  names: string[],
+  ctx: { syncObservedAt: Date | null; brands: Brands },
+  out: Map<string, ServerRecord>,
+): Promise<void> {
+  const rows = await db
+    .select({
+      server: {
+        id: servers.id,
+        name: servers.name,
+        namespace: servers.namespace,
+        serverPart: servers.serverPart,
+        nameFold: servers.nameFold,
+        title: servers.title,
+        description: servers.description,
+        websiteUrl: servers.websiteUrl,
+        latestVersion: servers.latestVersion,
+        latestVersionId: servers.latestVersionId,
+        registryStatus: servers.registryStatus,
+        statusMessage: servers.statusMessage,
+        specEra: servers.specEra,
+        publishedAt: servers.publishedAt,
+        registryUpdatedAt: servers.registryUpdatedAt,
+        firstSeenAt: servers.firstSeenAt,
+        delistedAt: servers.delistedAt,
+        updatedAt: servers.updatedAt,
+      },
+      repo: repositories,
+      obs: repositoryObservations,
+    })
+    .from(servers)
+    .leftJoin(repositories, eq(repositories.id, servers.repositoryId))
+    .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
+    .where(inArray(servers.name, names));
+  if (!rows.length) return;
+
+  const versionIds = rows.flatMap((r) => (r.server.latestVersionId === null ? [] : [r.server.latestVersionId]));
+  const folds = [...new Set(rows.map((r) => r.server.nameFold))];
+  const [packages, remotes, lookalikes] = await Promise.all([
+    versionIds.length
+      ? db
+          .select({ pkg: serverPackages, obs: packageObservations })
+          .from(serverPackages)
+          .leftJoin(
+            packageObservations,
+            and(eq(packageObservations.ecosystem, serverPackages.ecosystem), eq(packageObservations.identifier, serverPackages.identifier)),
+          )
+          .where(inArray(serverPackages.versionId, versionIds))
+          .orderBy(serverPackages.versionId, serverPackages.position)
+      : [],
+    versionIds.length
+      ? db
+          .select({ remote: serverRemotes, obs: remoteObservations })
+          .from(serverRemotes)
+          .leftJoin(remoteObservations, eq(remoteObservations.url, serverRemotes.url))
+          .where(inArray(serverRemotes.versionId, versionIds))
+          .orderBy(serverRemotes.versionId, serverRemotes.position)
+      : [],
+    // Lookalikes: listed servers whose name part folds to the same key (case,
+    // homoglyphs, separators), whatever their namespace.
+    db
+      .select({ id: servers.id, name: servers.name, nameFold: servers.nameFold })
+      .from(servers)
+      .where(and(inArray(servers.nameFold, folds), isNull(servers.delistedAt))),
   ]);
 
+  const packagesByVersion = groupBy(packages, (p) => p.pkg.versionId);
+  const remotesByVersion = groupBy(remotes, (r) => r.remote.versionId);
+  const byFold = groupBy(lookalikes, (l) => l.nameFold);
+  for (const list of byFold.values()) list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  for (const row of rows) {
+    const s = row.server;
+    const vid = s.latestVersionId;
+    const others = (byFold.get(s.nameFold) ?? []).filter((l) => l.id !== s.id);
+    const facts = toFacts(row, {
+      packages: vid === null ? [] : (packagesByVersion.get(vid) ?? []),
+      remotes: vid === null ? [] : (remotesByVersion.get(vid) ?? []),
+      lookalikes: others.map((l) => l.name),
+      syncObservedAt: ctx.syncObservedAt,
+      brands: ctx.brands,
+    });
+    out.set(s.name, {
+      facts,
+      listing: {
+        id: s.id,
+        title: s.title,
+        description: s.description,
+        website_url: s.websiteUrl,
+        status_message: s.statusMessage,
+        published_at: iso(s.publishedAt),
+        registry_updated_at: iso(s.registryUpdatedAt),
+        delisted_at: iso(s.delistedAt),
+        name_fold: s.nameFold,
+      },
+    });
+  }
+}
+
+type ServerJoinRow = {
+  server: {
+    id: number;
+    name: string;
+    namespace: string;
+    title: string | null;
+    description: string | null;
+    latestVersion: string | null;
+    registryStatus: string | null;
+    specEra: string | null;
+    firstSeenAt: Date;
+    delistedAt: Date | null;
+    updatedAt: Date;
+  };
+  repo: typeof repositories.$inferSelect | null;
+  obs: typeof repositoryObservations.$inferSelect | null;
+};
+type PackageJoinRow = { pkg: typeof serverPackages.$inferSelect; obs: typeof packageObservations.$inferSelect | null };
+type RemoteJoinRow = { remote: typeof serverRemotes.$inferSelect; obs: typeof remoteObservations.$inferSelect | null };
+
+function toFacts(
+  row: ServerJoinRow,
+  rel: { packages: PackageJoinRow[]; remotes: RemoteJoinRow[]; lookalikes: string[]; syncObservedAt: Date | null; brands: Brands },
+): Facts {
+  const s = row.server;
+  const { packages, remotes, lookalikes } = rel;
   const repo = row.repo;
   const obs = row.obs;
   const identity = deriveIdentity({
@@ -83,8 +222,9 @@ export async function loadFacts(db: Queryable, name: string): Promise<Facts | nu
     repository: repo ? { host: repo.host, owner: repo.owner } : null,
     remoteUrls: remotes.map((r) => r.remote.url),
   });
+  const brandClaims = claimsOf(rel.brands, { name: s.name, namespace: s.namespace, title: s.title, description: s.description });
   // A delisted server was last seen listed before the complete listing that lacked it.
-  const listingObservedAt = s.delistedAt ?? sync[0]?.observedAt ?? s.updatedAt;
+  const listingObservedAt = s.delistedAt ?? rel.syncObservedAt ?? s.updatedAt;
 
   return {
     schema_version: FACTS_SCHEMA_VERSION,
@@ -142,7 +282,7 @@ export async function loadFacts(db: Queryable, name: string): Promise<Facts | nu
       observed_at: iso(o?.observedAt),
       attempted_at: iso(o?.attemptedAt),
     })),
-    lookalikes: { count: lookalikes.length, names: lookalikes.map((l) => l.name) },
+    lookalikes: { count: lookalikes.length, names: lookalikes.slice(0, LOOKALIKE_NAMES_LIMIT) },
   };
 }
 
@@ -158,4 +298,15 @@ function deprecationOf(o: typeof packageObservations.$inferSelect | null, versio
   // No per-version record: only the latest version's deprecation is known.
   if (!version || version === o.latestVersion) return Boolean(o.deprecated);
   return null;
+}
+
+function groupBy<T, K>(xs: readonly T[], key: (x: T) => K): Map<K, T[]> {
+  const m = new Map<K, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const list = m.get(k);
+    if (list) list.push(x);
+    else m.set(k, [x]);
+  }
+  return m;
 }

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { foldName, foldNameSql } from "@/lib/facts/fold-name";
+import { claimsOf, claimedTokens } from "@/lib/facts/brand-claims";
+import { REVIEWED_BRANDS } from "@/lib/facts/brands";
+
+describe("foldName: case, separators and homoglyphs", () => {
+  it.each([
+    ["weather-mcp", "weathermcp"],
+    ["Weather_MCP", "weathermcp"],
+    ["weather.mcp", "weathermcp"],
+    ["weathеr-mcp", "weathermcp"], // Cyrillic е
+    ["s1ack", "slack"],
+    ["sIack", "slack"],
+    ["slack", "slack"],
+    ["g00gle", "google"],
+    ["modern", "modem"], // rn reads as m
+    ["vvidget", "wldget"], // vv reads as w; i and l are one letter
+  ])("%s → %s", (input, folded) => {
+    expect(foldName(input)).toBe(folded);
+  });
+
+  it("makes a pair drawn alike collide", () => {
+    expect(foldName("vvidget")).toBe(foldName("widget"));
+    expect(foldName("paypa1")).toBe(foldName("paypal"));
+  });
+
+  it("keeps names that differ in a real letter apart", () => {
+    expect(foldName("weather-mcp")).not.toBe(foldName("leather-mcp"));
+  });
+
+  it("builds an SQL expression of the same table (checked against Postgres in the integration tests)", () => {
+    const expr = foldNameSql("server_part");
+    expect(expr).toMatch(/^regexp_replace\(replace\(replace\(translate\(lower\(server_part\)/);
+    expect(expr).toContain("'rn', 'm'");
+  });
+});
+
+describe("brand claims see through homoglyphs and split words", () => {
+  const claims = (name: string, title: string | null = null, namespace = name.split("/")[0]) =>
+    claimsOf(REVIEWED_BRANDS, { name, namespace, title }).map((c) => `${c.brand}:${c.verified_by_namespace}:${c.impersonation}`);
+
+  it("reads str1pe, Strіpe (Cyrillic і) and git-hub as the brands", () => {
+    expect(claims("io.github.evil/str1pe-payments")).toEqual(["Stripe:false:false"]);
+    expect(claims("io.github.evil/payments", "Strіpe payments")).toEqual(["Stripe:false:false"]);
+    expect(claimedTokens("git-hub tools").has("glthub")).toBe(true);
+  });
+
+  it("verifies a brand from its own namespace and flags an 'official' claim from another as impersonation", () => {
+    expect(claims("com.stripe/mcp", "Stripe")).toEqual(["Stripe:true:false"]);
+    expect(claims("io.github.evil/stripe-official")).toEqual(["Stripe:false:true"]);
+  });
+
+  it("claims nothing for names without brands", () => {
+    expect(claims("io.github.acme/weather-mcp", "Weather")).toEqual([]);
+  });
+});
