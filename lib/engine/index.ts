@@ -12,3 +12,7 @@ export * from "./stamp";
 export * from "./verify";
 export { computeValidUntil, MAX_VALIDITY_MS } from "./valid-until";
 export { buildLimitations } from "./limitations";
+export { computeHealth, HEALTH_VALUES, HEALTH_PROBLEMS } from "./health";
+export type { Health, HealthProblem, HealthResult } from "./health";
+export { computeVerified } from "./verified";
+export * from "./trust-score";

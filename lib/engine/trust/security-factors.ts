@@ -1,0 +1,92 @@
+import { isCheckedEcosystem, met, notApplicable, unknown, unmet, when, plural, type FactorSpec } from "./trust-factor";
+
+export const noKnownAdvisories: FactorSpec = {
+  factor: "no_known_advisories",
+  pillar: "security",
+  max: 10,
+  measures: "every listed jspkg/pypkg package version was looked up in the vulnerability database and none is affected",
+  score(facts) {
+    const pkgs = facts.packages.filter((p) => isCheckedEcosystem(p.ecosystem) && p.exists !== false);
+    if (!pkgs.length) return notApplicable("no listed jspkg or pypkg package to look up");
+    const affected = pkgs.filter((p) => p.advisories && p.advisories.length);
+    if (affected.length) {
+      const ids = affected.flatMap((p) => p.advisories!.map((a) => a.id));
+      return unmet(`vuln: ${plural(ids.length, "advisory", "advisories")} affect ${affected.map((p) => `${p.identifier}@${p.version ?? "latest"}`).join(", ")}: ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`);
+    }
+    const notLooked = pkgs.filter((p) => p.advisories === null);
+    if (notLooked.length) {
+      const p = notLooked[0];
+      return unknown(`the vulnerability look-up of ${notLooked.map((x) => x.identifier).join(", ")} (${when(p.advisories_observed_at, p.advisories_attempted_at)})`);
+    }
+    const oldest = pkgs.map((p) => p.advisories_observed_at).filter((t): t is string => !!t).sort()[0] ?? null;
+    return met(10, `vuln: no advisory affects ${pkgs.map((p) => `${p.identifier}@${p.version ?? "latest"}`).join(", ")} (${when(oldest)})`);
+  },
+};
+
+export const packagesIntact: FactorSpec = {
+  factor: "packages_intact",
+  pillar: "security",
+  max: 5,
+  measures: "every listed jspkg/pypkg package exists and its listed version is not deprecated",
+  score(facts) {
+    const pkgs = facts.packages.filter((p) => isCheckedEcosystem(p.ecosystem));
+    if (!pkgs.length) return notApplicable("no listed jspkg or pypkg package");
+    const missing = pkgs.filter((p) => p.exists === false);
+    if (missing.length) return unmet(`${missing[0].ecosystem}: ${missing.map((p) => p.identifier).join(", ")} ${missing.length === 1 ? "does" : "do"} not exist (${when(missing[0].observed_at, missing[0].attempted_at)})`);
+    const deprecated = pkgs.filter((p) => p.deprecated === true);
+    if (deprecated.length) return unmet(`${deprecated[0].ecosystem}: ${deprecated.map((p) => `${p.identifier}@${p.version ?? "latest"}`).join(", ")} deprecated (${when(deprecated[0].observed_at)})`);
+    const unseen = pkgs.filter((p) => p.exists === null || p.deprecated === null);
+    if (unseen.length) return unknown(`${unseen.map((p) => `${p.ecosystem} ${p.identifier}`).join(", ")} (${when(unseen[0].observed_at, unseen[0].attempted_at)})`);
+    const oldest = pkgs.map((p) => p.observed_at).filter((t): t is string => !!t).sort()[0] ?? null;
+    return met(5, `${[...new Set(pkgs.map((p) => p.ecosystem))].join(", ")}: ${pkgs.map((p) => p.identifier).join(", ")} exist, not deprecated (${when(oldest)})`);
+  },
+};
+
+/** A listed version that pins one release: not empty, not a tag like "latest", no range operators. */
+export function isPinnedVersion(v: string | null): boolean {
+  if (!v) return false;
+  if (/^(latest|next|stable|\*|x)$/i.test(v.trim())) return false;
+  return !/[\s^~*<>=|]|\bx\b/i.test(v);
+}
+
+/** The version a package entry pins: its version, or for an OCI image without one, the tag or digest of its reference. */
+export function listedVersion(p: { ecosystem: string; identifier: string; version: string | null }): string | null {
+  if (p.version) return p.version;
+  if (p.ecosystem === "oci") {
+    const digest = p.identifier.indexOf("@");
+    if (digest >= 0) return p.identifier.slice(digest + 1);
+    const name = p.identifier.slice(p.identifier.lastIndexOf("/") + 1);
+    const colon = name.indexOf(":");
+    return colon >= 0 ? name.slice(colon + 1) : null;
+  }
+  return null;
+}
+
+export const pinnedVersions: FactorSpec = {
+  factor: "pinned_versions",
+  pillar: "security",
+  max: 5,
+  measures: "every listed package names the exact version to install (an OCI image by tag or digest)",
+  score(facts) {
+    if (!facts.packages.length) return notApplicable("the listing names no package");
+    const loose = facts.packages.filter((p) => !isPinnedVersion(listedVersion(p)));
+    if (loose.length) return unmet(`registry: ${loose.map((p) => `${p.identifier} (${p.version ?? "no version"})`).join(", ")} not pinned to one version`);
+    const shown = facts.packages.map((p) => (p.version ? `${p.identifier}@${p.version}` : p.identifier));
+    return met(5, `registry: ${shown.join(", ")} pinned (observed ${facts.server.listing_observed_at})`);
+  },
+};
+
+export const httpsEndpoints: FactorSpec = {
+  factor: "https_endpoints",
+  pillar: "security",
+  max: 5,
+  measures: "every hosted remote endpoint uses https",
+  score(facts) {
+    if (!facts.remotes.length) return notApplicable("the listing names no remote endpoint");
+    const plain = facts.remotes.filter((r) => !/^https:\/\//i.test(r.url));
+    if (plain.length) return unmet(`registry: ${plain.map((r) => r.url).join(", ")} not https`);
+    return met(5, `registry: ${plural(facts.remotes.length, "remote")} over https (observed ${facts.server.listing_observed_at})`);
+  },
+};
+
+export const SECURITY_FACTORS = [noKnownAdvisories, packagesIntact, pinnedVersions, httpsEndpoints];
