@@ -54,6 +54,13 @@ export const CREDIT_COSTS = {
 /** Anonymous callers: distinct lookups per client IP per UTC day. */
 export const ANONYMOUS_DAILY_LOOKUPS = 10;
 
+/** Config audit and resolve (contract Limits): the largest body, entries per config, the keyless allowance. */
+export const AUDIT_MAX_BODY_BYTES = 256 * 1024;
+export const AUDIT_MAX_ENTRIES_KEYLESS = 25;
+export const AUDIT_MAX_ENTRIES_KEYED = 100;
+/** Distinct configs one keyless client IP may audit per UTC day; the same config again is free. */
+export const AUDIT_KEYLESS_CONFIGS_PER_DAY = 1;
+
 /** Burst limits, requests per window, per key and per anonymous client IP. */
 export const BURST_WINDOW_SECONDS = 60;
 export const BURST_LIMIT_PER_KEY = 60;

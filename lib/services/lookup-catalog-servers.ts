@@ -1,0 +1,60 @@
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import type { Queryable } from "@/lib/db/client";
+import { serverPackages, serverRemotes, serverVersions, servers } from "@/lib/db/schema";
+import type { CatalogHit, CatalogQuery } from "@/lib/config-audit";
+
+/**
+ * The catalog side of config resolution: listed servers (not delisted) whose LATEST version has one of the
+ * queried remote URLs or packages, and listed servers with one of the queried names. Four queries at most,
+ * run together; the pure resolver (lib/config-audit) normalises and ranks what comes back.
+ *
+ * Remote URLs and npm names are matched through the (url) and (ecosystem, identifier) indexes; PyPI names
+ * are compared PEP 503-normalised and images by their repository name, both within their ecosystem's range of
+ * the (ecosystem, identifier) index.
+ */
+export async function lookupCatalogServers(db: Queryable, q: CatalogQuery): Promise<CatalogHit[]> {
+  const latest = and(eq(servers.id, serverVersions.serverId), eq(servers.latestVersionId, serverVersions.id), isNull(servers.delistedAt));
+  const server = { name: servers.name, status: servers.registryStatus };
+
+  const packagesWhere = (ecosystem: string, match: SQL) => and(eq(serverPackages.ecosystem, ecosystem), match);
+  const packageQuery = (where: SQL | undefined) =>
+    db
+      .select({ ...server, ecosystem: serverPackages.ecosystem, identifier: serverPackages.identifier })
+      .from(serverPackages)
+      .innerJoin(serverVersions, eq(serverVersions.id, serverPackages.versionId))
+      .innerJoin(servers, latest)
+      .where(where);
+
+  const packageMatches: SQL[] = [];
+  if (q.jspkg.length) {
+    // npm names are lower-case since 2017; the lower() arm finds the few older mixed-case ones
+    packageMatches.push(packagesWhere("jspkg", inArray(sql`lower(${serverPackages.identifier})`, q.jspkg))!);
+  }
+  if (q.pypkg.length) {
+    packageMatches.push(packagesWhere("pypkg", inArray(sql`lower(regexp_replace(${serverPackages.identifier}, '[-_.]+', '-', 'g'))`, q.pypkg))!);
+  }
+  if (q.oci.length) {
+    // stored identifiers carry a registry host and often a tag; match on the repository path, normalise in JS
+    const paths = q.oci.map((name) => `%${name.replace(/^docker\.io\/(library\/)?/, "").replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    packageMatches.push(packagesWhere("oci", sql`lower(${serverPackages.identifier}) like any(array[${sql.join(paths.map((p) => sql`${p}`), sql`, `)}])`)!);
+  }
+
+  const [remoteRows, packageRows, nameRows] = await Promise.all([
+    q.remoteUrls.length
+      ? db
+          .select({ ...server, url: serverRemotes.url })
+          .from(serverRemotes)
+          .innerJoin(serverVersions, eq(serverVersions.id, serverRemotes.versionId))
+          .innerJoin(servers, latest)
+          .where(inArray(serverRemotes.url, q.remoteUrls))
+      : [],
+    packageMatches.length ? packageQuery(packageMatches.length === 1 ? packageMatches[0] : sql`(${sql.join(packageMatches, sql` or `)})`) : [],
+    q.names.length ? db.select(server).from(servers).where(and(inArray(servers.name, q.names), isNull(servers.delistedAt))) : [],
+  ]);
+
+  const hits: CatalogHit[] = [];
+  for (const r of remoteRows) hits.push({ via: "remote", url: r.url, server: { name: r.name, status: r.status } });
+  for (const r of packageRows) hits.push({ via: "package", ecosystem: r.ecosystem, identifier: r.identifier, server: { name: r.name, status: r.status } });
+  for (const r of nameRows) hits.push({ via: "name", server: { name: r.name, status: r.status } });
+  return hits;
+}
