@@ -1,0 +1,10 @@
+import { withCaller } from "@/lib/api/with-caller";
+import { parseWith, queryObject } from "@/lib/api/request";
+import { getDb } from "@/lib/db/client";
+import { changeFeedQuerySchema } from "@/lib/schemas/changes";
+import { listChanges } from "@/lib/services/list-changes";
+
+export const dynamic = "force-dynamic";
+
+/** GET /v1/changes?since=<cursor>&limit=<1..500>: the change feed; unmetered, no key needed. */
+export const GET = withCaller(async ({ url }) => listChanges(await getDb(), parseWith(changeFeedQuerySchema, queryObject(url))));
