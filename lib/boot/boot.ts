@@ -1,9 +1,10 @@
 import { count, isNull } from "drizzle-orm";
 import { getDbHandle } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
-import { registryUrl } from "@/lib/config";
+import { deliverIntervalMs, registryUrl } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { log } from "@/lib/log";
+import { startDeliveryTimer } from "@/lib/watches/delivery-timer";
 import { writeLocalServerInfo } from "./local-server-file";
 
 /** How to fill the catalog by hand when the registry cannot be reached. */
@@ -22,6 +23,8 @@ export async function boot(): Promise<void> {
     writeLocalServerInfo(`http://127.0.0.1:${port}`);
   }
   if (process.env.BOOT_INGEST === "0") return;
+  // Watch notifications: Vercel runs /api/cron/deliver instead of a timer.
+  if (deliverIntervalMs() > 0 && !process.env.VERCEL) startDeliveryTimer(handle.db, deliverIntervalMs());
   const [{ n }] = await handle.db.select({ n: count() }).from(servers).where(isNull(servers.delistedAt));
   if (n > 0) {
     log.info("catalog loaded", { servers: n });

@@ -1,0 +1,71 @@
+// `npm run deliver`            send the webhook and e-mail deliveries that are due, then exit
+// `npm run deliver -- --loop`  keep sending (every DELIVER_INTERVAL_MS, default 5 s) until stopped
+//
+// On the embedded database while the server runs, the work is handed to the
+// server's /api/cron/deliver (PGlite must not be opened twice); otherwise it runs here.
+import { parseArgs } from "node:util";
+import { setTimeout as sleep } from "node:timers/promises";
+import { DatabaseInUseError, openDatabase, driverFor } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { readLocalServerInfo } from "@/lib/boot/local-server-file";
+import { deliverIntervalMs } from "@/lib/config";
+import { runDeliveries } from "@/lib/watches/run-deliveries";
+
+const { values } = parseArgs({
+  options: {
+    loop: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h" },
+  },
+});
+
+if (values.help) {
+  console.log("usage: npm run deliver [-- --loop]");
+  process.exit(0);
+}
+
+const controller = new AbortController();
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => controller.abort());
+const interval = Math.max(deliverIntervalMs(), 250);
+
+async function viaServer(): Promise<boolean> {
+  if (driverFor(process.env.DATABASE_URL).kind !== "pglite") return false;
+  const server = readLocalServerInfo();
+  if (!server) return false;
+  console.log(`the server (pid ${server.pid}) holds the embedded database: asking ${server.url} to deliver`);
+  do {
+    const res = await fetch(`${server.url}/api/cron/deliver`, { headers: { authorization: `Bearer ${server.secret}` } });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      console.error(`deliver failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+      process.exit(1);
+    }
+    console.log(JSON.stringify(body));
+    if (values.loop) await sleep(interval, undefined, { signal: controller.signal }).catch(() => {});
+  } while (values.loop && !controller.signal.aborted);
+  return true;
+}
+
+async function here() {
+  const handle = await openDatabase();
+  try {
+    await migrateDatabase(handle);
+    do {
+      const r = await runDeliveries(handle.db, { signal: controller.signal, budgetMs: values.loop ? 60_000 : 10 * 60_000 });
+      if (r.attempts || !values.loop) console.log(JSON.stringify(r));
+      if (values.loop && !r.attempts) await sleep(interval, undefined, { signal: controller.signal }).catch(() => {});
+    } while (values.loop && !controller.signal.aborted);
+  } finally {
+    await handle.close();
+  }
+}
+
+try {
+  if (!(await viaServer())) await here();
+} catch (err) {
+  if (err instanceof DatabaseInUseError) {
+    console.error(`${err.message}; start it or stop it, then run this again`);
+    process.exit(1);
+  }
+  console.error(`deliver failed: ${(err as Error).message}`);
+  process.exit(1);
+}
