@@ -84,6 +84,30 @@ export const API_KEY_LAST_USED_RESOLUTION_SECONDS = 60;
 /** Quota rows (daily charges, counters) older than this many days are pruned. */
 export const QUOTA_ROW_RETENTION_DAYS = 3;
 
+// ── Search, evidence cards, reports and the badge (docs/search-and-cards.md) ──
+
+/** GET /v1/search: `q` length after trimming, and `limit` (contract Limits). */
+export const SEARCH_QUERY_MIN = 2;
+export const SEARCH_QUERY_MAX = 200;
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 50;
+/** Candidates the database ranks per search; ties at the cut are then broken by trust score. */
+export const SEARCH_CANDIDATES = 200;
+
+/** GET /v1/recent page size. */
+export const RECENT_LIMIT_DEFAULT = 20;
+export const RECENT_LIMIT_MAX = 100;
+
+/** Cache-Control of stats, recent and coverage, in seconds. */
+export const REPORT_CACHE_SECONDS = { maxAge: 60, sMaxAge: 300, staleWhileRevalidate: 600 } as const;
+/** Stats and coverage read the whole catalog, so each process computes them at most this often. */
+export const REPORT_MEMO_MS = 60_000;
+
+/** Badge Cache-Control in seconds: embeds are fetched by every page view, so caches keep them an hour. */
+export const BADGE_CACHE_SECONDS = { maxAge: 3600, sMaxAge: 3600, staleWhileRevalidate: 86_400 } as const;
+/** A 404 badge is cached briefly: the name may be listed soon. */
+export const BADGE_NOT_FOUND_CACHE_SECONDS = 300;
+
 /** Magic sign-in links expire after this long. */
 export const SIGN_IN_LINK_MAX_AGE_SECONDS = 24 * 60 * 60;
 

@@ -1,0 +1,157 @@
+import { z } from "zod";
+import { HEALTH_VALUES } from "@/lib/engine/health";
+import { FACTOR_STATUSES, TRUST_PILLARS } from "@/lib/engine/trust/trust-factor";
+import { brandClaimSchema } from "@/lib/engine/facts";
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
+
+// Zod mirrors of the contract's HealthCard and SearchResult (spec/interface.md), strict: every field the
+// contract lists is required, and the further fields the card carries (the contract allows them) are
+// declared here one by one, so a field added or dropped by mistake fails the tests.
+
+const dateTime = z.iso.datetime({ offset: true });
+/** An absolute URL (zod's z.url() refuses hosts without a dot, such as localhost in development). */
+const absoluteUrl = z.string().refine((s) => URL.canParse(s), "must be an absolute URL");
+
+export const trustFactorSchema = z.strictObject({
+  // the contract's four fields
+  factor: z.string().min(1),
+  points: z.number().int().nonnegative(),
+  pillar: z.enum(TRUST_PILLARS),
+  evidence: z.string().min(1),
+  // further fields
+  max: z.number().int().positive(),
+  status: z.enum(FACTOR_STATUSES),
+});
+
+export const trustPillarSchema = z.strictObject({
+  pillar: z.enum(TRUST_PILLARS),
+  points: z.number().int().nonnegative(),
+  max: z.number().int().positive(),
+});
+
+export const healthCardSchema = z.strictObject({
+  // ── the contract's fields ──
+  server_name: z.string().min(1).max(300),
+  health: z.enum(HEALTH_VALUES),
+  health_problems: z.array(z.string().min(1)),
+  verified: z.boolean(),
+  repo_stars: z.number().int().nonnegative().nullable(),
+  months_since_push: z.number().nonnegative().nullable(),
+  repo_archived: z.boolean().nullable(),
+  jspkg_deprecated: z.boolean().nullable(),
+  name_collision_count: z.number().int().nonnegative(),
+  registry_status: z.string().min(1),
+  trust_score: z.number().int().min(0).max(100),
+  trust_factors: z.array(trustFactorSchema),
+  trust_pillars: z.array(trustPillarSchema).length(4),
+  // ── further fields ──
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  namespace: z.string().min(1),
+  namespace_verification: z.enum(["github", "dns"]).nullable(),
+  /** The registry version the card describes (the latest listed). */
+  version: z.string().nullable(),
+  website_url: z.string().nullable(),
+  first_seen_at: dateTime.nullable(),
+  /** When the delisting was noticed; null while listed. */
+  delisted_at: dateTime.nullable(),
+  identity: z.strictObject({
+    first_party: z.boolean().nullable(),
+    basis: z.string().nullable(),
+    brand_claims: z.array(brandClaimSchema),
+  }),
+  repository: z
+    .strictObject({
+      url: z.string().min(1),
+      host: z.string().nullable(),
+      owner: z.string().nullable(),
+      name: z.string().nullable(),
+      exists: z.boolean().nullable(),
+      archived: z.boolean().nullable(),
+      pushed_at: dateTime.nullable(),
+      stars: z.number().int().nonnegative().nullable(),
+      observed_at: dateTime.nullable(),
+      attempted_at: dateTime.nullable(),
+    })
+    .nullable(),
+  packages: z.array(
+    z.strictObject({
+      ecosystem: z.string().min(1),
+      identifier: z.string().min(1),
+      version: z.string().nullable(),
+      url: z.string().nullable(),
+      exists: z.boolean().nullable(),
+      deprecated: z.boolean().nullable(),
+      /** Advisory ids affecting the listed version; null when not looked up. */
+      advisories: z.array(z.string()).nullable(),
+      observed_at: dateTime.nullable(),
+      advisories_observed_at: dateTime.nullable(),
+    }),
+  ),
+  remotes: z.array(
+    z.strictObject({
+      type: z.string().min(1),
+      url: z.string().min(1),
+      live: z.boolean().nullable(),
+      http_status: z.number().int().nullable(),
+      observed_at: dateTime.nullable(),
+    }),
+  ),
+  /** Other listed servers whose name part reads the same (at most 100; name_collision_count is the full count). */
+  lookalike_names: z.array(z.string()),
+  /** When each source was last observed for this server (the oldest where several artifacts are involved). */
+  evidence_times: z.strictObject({
+    registry: dateTime,
+    repo: dateTime.nullable(),
+    packages: dateTime.nullable(),
+    vuln: dateTime.nullable(),
+    liveness: dateTime.nullable(),
+  }),
+  links: z.strictObject({
+    page: absoluteUrl,
+    badge: absoluteUrl,
+    api: absoluteUrl,
+    registry: z.string().nullable(),
+  }),
+});
+export type HealthCard = z.infer<typeof healthCardSchema>;
+
+/** GET /v1/server: the card itself, with the `ok` every success body carries. */
+export const serverCardResponseSchema = healthCardSchema.extend({ ok: z.literal(true) });
+export type ServerCardResponse = z.infer<typeof serverCardResponseSchema>;
+
+/** How a search result matched the query (a further field of cards in search results). */
+export const SEARCH_MATCHES = ["exact_name", "exact_part_or_title", "similar_name_or_title", "description"] as const;
+
+export const searchResultCardSchema = healthCardSchema.extend({ match: z.enum(SEARCH_MATCHES) });
+
+export const searchResultSchema = z.strictObject({
+  ok: z.boolean(),
+  count: z.number().int().nonnegative(),
+  results: z.array(searchResultCardSchema),
+  // further fields
+  query: z.string(),
+  limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX),
+});
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+/** Query of GET /v1/search: q at least 2 characters, limit 1–50 (default 20); other parameters are ignored. */
+export const searchQuerySchema = z.object({
+  q: z
+    .string({ error: "q is required" })
+    .transform((s) => s.trim())
+    .pipe(z.string().min(SEARCH_QUERY_MIN, `q must be at least ${SEARCH_QUERY_MIN} characters`).max(SEARCH_QUERY_MAX)),
+  limit: z
+    .string()
+    .regex(/^\d+$/, "limit must be an integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(SEARCH_LIMIT_MAX))
+    .optional()
+    .transform((n) => n ?? SEARCH_LIMIT_DEFAULT),
+});
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+/** Query of GET /v1/server and the lookalikes: one exact canonical name. */
+export const serverNameQuerySchema = z.object({
+  name: z.string({ error: "name is required" }).min(1).max(300),
+});

@@ -1,0 +1,50 @@
+import type { Queryable } from "@/lib/db/client";
+import { CREDIT_COSTS } from "@/lib/config";
+import { computeTrustScore } from "@/lib/engine/trust-score";
+import { loadServerRecords } from "@/lib/facts/load-facts";
+import { buildHealthCard } from "@/lib/cards/build-health-card";
+import { findCandidates, MATCH_KIND_BY_TIER, type SearchCandidate } from "@/lib/search/find-candidates";
+import type { SearchQuery, SearchResult } from "@/lib/schemas/health-card";
+
+export interface MeteredContext {
+  /** Pays for `subject` (lib/api/with-caller.ts `charge`); a repeat the same UTC day is free. */
+  charge(subject: string, cost: number): Promise<unknown>;
+  now?: Date;
+}
+
+/**
+ * GET /v1/search and the catalog_search tool: listed servers ranked as a user expects (exact name, then
+ * the name part or title, then similar names and titles, then descriptions; typo-tolerant), ties broken by
+ * trust score, each result a HealthCard. Costs one credit (or one anonymous lookup) per distinct query a day.
+ */
+export async function searchServers(db: Queryable, input: SearchQuery, ctx: MeteredContext): Promise<SearchResult> {
+  await ctx.charge(`search:${input.q}`, CREDIT_COSTS.search);
+  const now = ctx.now ?? new Date();
+  const candidates = withTiesAtCut(await findCandidates(db, input.q, input.limit), input.limit);
+  const records = await loadServerRecords(db, candidates.map((c) => c.name));
+
+  const ranked = candidates
+    .flatMap((c) => {
+      const r = records.get(c.name);
+      return r ? [{ c, r, trust: computeTrustScore(r.facts, now) }] : [];
+    })
+    .sort((a, b) => b.c.tier - a.c.tier || b.c.relevance - a.c.relevance || b.trust.score - a.trust.score || cmp(a.c.name, b.c.name))
+    .slice(0, input.limit);
+
+  const results = ranked.map(({ c, r, trust }) => ({ ...buildHealthCard(r.facts, r.listing, now, trust), match: MATCH_KIND_BY_TIER[c.tier] }));
+  return { ok: true, count: results.length, results, query: input.q, limit: input.limit };
+}
+
+/**
+ * The first `limit` candidates plus every candidate tied with the last of them (same tier and relevance),
+ * so that the trust score, not the database's arbitrary order, decides which of a tie make the cut.
+ */
+export function withTiesAtCut(candidates: SearchCandidate[], limit: number): SearchCandidate[] {
+  if (candidates.length <= limit) return candidates;
+  const last = candidates[limit - 1];
+  let end = limit;
+  while (end < candidates.length && candidates[end].tier === last.tier && candidates[end].relevance === last.relevance) end++;
+  return candidates.slice(0, end);
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
