@@ -1,0 +1,134 @@
+import { sql } from "drizzle-orm";
+import type { Queryable } from "@/lib/db/client";
+import { foldName, serverPartOf } from "@/lib/facts/fold-name";
+import { SEARCH_CANDIDATES } from "@/lib/config";
+import { sqlRows } from "@/lib/reports/sql-rows";
+import { oneEditKeys } from "./edit-variants";
+import { GENERIC_NAME_WORDS, searchKey } from "./search-key";
+
+/**
+ * Match tiers, best first. A higher tier always ranks above a lower one; within a tier the relevance
+ * decides, and equal relevance (two decimals) is a tie that the trust score breaks.
+ */
+export const MATCH_TIERS = {
+  /** The exact canonical name, case-sensitive. */
+  exact_name: 3,
+  /** The name part equals the query after case, separator and homoglyph folding; or the whole name or the title does, ignoring case. */
+  exact_part_or_title: 2,
+  /** The name part is one typo from the query, or similar to it (trigrams), or the owner, name part or title contain its words. */
+  similar_name_or_title: 1,
+  /** Only the description contains the query's words. */
+  description: 0,
+} as const;
+export type MatchKind = keyof typeof MATCH_TIERS;
+export const MATCH_KIND_BY_TIER = Object.fromEntries(Object.entries(MATCH_TIERS).map(([k, v]) => [v, k])) as Record<number, MatchKind>;
+
+export interface SearchCandidate {
+  name: string;
+  tier: number;
+  /** 0–1, two decimals. */
+  relevance: number;
+}
+
+/** Relevance of a name part one edit away from the query (see oneEditKeys): a likely typo of that name. */
+const ONE_EDIT_RELEVANCE = 0.9;
+/** Rows each name branch may contribute before ranking (by its own cheap order). */
+const BRANCH_LIMIT = 200;
+
+const GENERIC_WORDS = new RegExp(`\\b(${GENERIC_NAME_WORDS.join("|")})\\b`, "gi");
+
+/**
+ * The query's words for full-text matching (all of them must match: plainto_tsquery), punctuation and
+ * generic name words dropped; "" when nothing is left.
+ */
+export function fullTextQuery(q: string): string {
+  return q
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .replace(GENERIC_WORDS, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * The ranked candidates of one query, from Postgres full-text search and pg_trgm over listed servers (the
+ * same SQL on PGlite and Postgres), in two steps:
+ *
+ * 1. name matches, each branch served by an index and bounded: the exact name (btree), the folded name
+ *    part and its one-edit neighbours (btree on name_fold), the query's key against name parts' keys
+ *    (trigram `%` on search_key), the query's words in owner, name part or title (name_tsv @@). Only these
+ *    few hundred rows get the costlier relevance: the mean of similarity(name part, query) and
+ *    word_similarity(query, name and title).
+ * 2. description matches (search_tsv @@, ranked by ts_rank), only when step 1 leaves fewer than
+ *    `wanted` results: a description match never outranks a name match.
+ */
+export async function findCandidates(db: Queryable, q: string, wanted: number, max = SEARCH_CANDIDATES): Promise<SearchCandidate[]> {
+  const part = q.includes("/") ? serverPartOf(q) : q;
+  const fold = foldName(part);
+  const lower = q.toLowerCase();
+  const key = searchKey(part);
+  const words = fullTextQuery(part);
+  // description matching uses the whole query's words (a name's namespace is not in a description)
+  const textWords = fullTextQuery(q);
+  const nearKeys = oneEditKeys(part);
+  const near = new Set(nearKeys);
+  // one `= any` over a Postgres array literal (a single parameter whatever the driver does with JS
+  // arrays), so the planner probes the btree index instead of scanning
+  const foldKeys = `{${[fold, ...nearKeys].map(arrayItem).join(",")}}`;
+
+  // Each branch returns whole candidate rows (no join back to servers, whose size would tempt the
+  // planner into a scan); union removes the duplicates.
+  const cols = sql`s.id, s.name, s.name_fold, s.title, s.server_part, s.search_name, s.delisted_at`;
+  const branches = [
+    sql`select ${cols} from servers s where s.name = ${q}`,
+    // one btree probe per key: a lateral subquery cannot be hashed, so the planner neither scans the table
+    // nor estimates an `= any(array)` of hundreds of keys element by element
+    sql`select ${cols} from unnest(${foldKeys}::text[]) k cross join lateral (select * from servers where name_fold = k limit ${BRANCH_LIMIT}) s`,
+    ...(key.length >= 2
+      ? [sql`(select ${cols} from servers s where s.search_key % ${key} order by similarity(s.search_key, ${key}) desc limit ${BRANCH_LIMIT})`]
+      : []),
+    ...(words
+      ? [
+          sql`(select ${cols} from servers s, plainto_tsquery('english', ${words}) tsq where s.name_tsv @@ tsq
+               order by ts_rank(s.name_tsv, tsq) desc limit ${BRANCH_LIMIT})`,
+        ]
+      : []),
+  ];
+  const nameRows = await sqlRows<{ name: string; name_fold: string; tier: number; relevance: number }>(
+    db,
+    sql`
+    select h.name, h.name_fold,
+      case
+        when h.name = ${q} then 3
+        when h.name_fold = ${fold} or lower(h.name) = ${lower} or lower(h.title) = ${lower} then 2
+        else 1
+      end as tier,
+      (similarity(h.server_part, ${part}) + word_similarity(${q}, h.search_name)) / 2 as relevance
+    from (${sql.join(branches, sql` union `)}) h
+    where h.delisted_at is null`,
+  );
+  const out = nameRows
+    .map((r) => {
+      const tier = Number(r.tier);
+      const relevance = tier >= 2 ? 1 : Math.max(Number(r.relevance), near.has(r.name_fold) ? ONE_EDIT_RELEVANCE : 0);
+      return { name: r.name, tier, relevance: Math.round(relevance * 100) / 100 };
+    })
+    .sort((a, b) => b.tier - a.tier || b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, max);
+  if (out.length >= wanted || !textWords) return out;
+
+  const seen = out.map((c) => c.name);
+  const textRows = await sqlRows<{ name: string; relevance: string | number }>(
+    db,
+    sql`
+    select s.name, round(ts_rank(s.search_tsv, tsq, 32)::numeric, 2) as relevance
+    from servers s, plainto_tsquery('english', ${textWords}) tsq
+    where s.search_tsv @@ tsq and s.delisted_at is null
+      ${seen.length ? sql`and s.name <> all(${`{${seen.map(arrayItem).join(",")}}`}::text[])` : sql``}
+    order by relevance desc, s.name
+    limit ${max - out.length}`,
+  );
+  return [...out, ...textRows.map((r) => ({ name: r.name, tier: 0, relevance: Number(r.relevance) }))];
+}
+
+/** One element of a Postgres array literal, quoted. */
+const arrayItem = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
