@@ -1,0 +1,64 @@
+import { isNull } from "drizzle-orm";
+import type { Queryable } from "@/lib/db/client";
+import { servers } from "@/lib/db/schema";
+import { computeHealth, type Health } from "@/lib/engine/health";
+import { computeVerified } from "@/lib/engine/verified";
+import { loadFactsMany } from "@/lib/facts/load-facts";
+
+/** Tallies over every listed server's facts, shared by the stats and coverage reports. */
+export interface CatalogCensus {
+  listed: number;
+  health: Record<Health, number>;
+  problems: Record<string, number>;
+  verified: number;
+  /** Servers listing at least one artifact of each kind (package ecosystems, and `remote`). */
+  artifacts: Record<string, number>;
+  namespaceVerification: { github: number; dns: number; none: number };
+  firstParty: { yes: number; no: number; unknown: number };
+  firstPartyBasis: Record<string, number>;
+  brandClaims: { servers: number; unverified: number; impersonation: number };
+  lookalikes: { servers: number };
+}
+
+/** One pass over the facts of every listed server (batched: a handful of queries per 2,000 servers). */
+export async function computeCatalogCensus(db: Queryable, now: Date): Promise<CatalogCensus> {
+  const names = (await db.select({ name: servers.name }).from(servers).where(isNull(servers.delistedAt))).map((r) => r.name);
+  const facts = await loadFactsMany(db, names);
+  const c: CatalogCensus = {
+    listed: facts.size,
+    health: { healthy: 0, issues: 0, unknown: 0 },
+    problems: {},
+    verified: 0,
+    artifacts: {},
+    namespaceVerification: { github: 0, dns: 0, none: 0 },
+    firstParty: { yes: 0, no: 0, unknown: 0 },
+    firstPartyBasis: {},
+    brandClaims: { servers: 0, unverified: 0, impersonation: 0 },
+    lookalikes: { servers: 0 },
+  };
+  const inc = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
+  for (const f of facts.values()) {
+    const h = computeHealth(f, now);
+    c.health[h.health]++;
+    for (const p of h.problems) inc(c.problems, p);
+    if (computeVerified(f, now)) c.verified++;
+    for (const kind of new Set([...f.packages.map((p) => p.ecosystem), ...(f.remotes.length ? ["remote"] : [])])) inc(c.artifacts, kind);
+    c.namespaceVerification[f.server.namespace_verification ?? "none"]++;
+    const fp = f.identity.first_party;
+    c.firstParty[fp === true ? "yes" : fp === false ? "no" : "unknown"]++;
+    if (f.identity.basis) inc(c.firstPartyBasis, f.identity.basis);
+    const claims = f.identity.brand_claims;
+    if (claims.length) c.brandClaims.servers++;
+    if (claims.some((b) => b.verified_by_namespace !== true && !b.impersonation)) c.brandClaims.unverified++;
+    if (claims.some((b) => b.impersonation)) c.brandClaims.impersonation++;
+    if (f.lookalikes.count > 0) c.lookalikes.servers++;
+  }
+  c.problems = sortKeys(c.problems);
+  c.artifacts = sortKeys(c.artifacts);
+  c.firstPartyBasis = sortKeys(c.firstPartyBasis);
+  return c;
+}
+
+export function sortKeys<T>(m: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
