@@ -1,0 +1,45 @@
+import { getDb } from "@/lib/db/client";
+import { cacheControl, etagOf, notModified } from "@/lib/api/cacheable";
+import { log } from "@/lib/log";
+import { BADGE_STYLES, renderBadge, unavailableBadge, type BadgeStyle } from "@/lib/services/render-badge";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /badge/<namespace>/<name>.svg: the name is carried as-is, slash included (DESIGN §3). Always an SVG,
+ * 404 included, so an embed shows "not in catalog" rather than a broken image.
+ */
+export async function GET(req: Request, ctx: { params: Promise<{ name: string[] }> }): Promise<Response> {
+  const { name: segments } = await ctx.params;
+  const path = segments.map(safeDecode).join("/");
+  const name = path.endsWith(".svg") ? path.slice(0, -".svg".length) : "";
+  const url = new URL(req.url);
+  const style = (BADGE_STYLES as readonly string[]).includes(url.searchParams.get("style") ?? "") ? (url.searchParams.get("style") as BadgeStyle) : undefined;
+  const show = url.searchParams.get("show") === "health" ? "health" : "decision";
+  let badge;
+  try {
+    badge = await renderBadge(await getDb(), name, { style, show });
+  } catch (err) {
+    log.error("badge failed", { name, error: err instanceof Error ? err.message : String(err) });
+    return new Response(unavailableBadge(), { status: 503, headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "no-store" } });
+  }
+  const etag = etagOf(badge.svg);
+  const headers = {
+    "content-type": "image/svg+xml; charset=utf-8",
+    "cache-control": cacheControl(badge.cache),
+    etag,
+    "x-content-type-options": "nosniff",
+    // the SVG is an image, never a document that runs script
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  };
+  if (badge.status === 200 && notModified(req, etag)) return new Response(null, { status: 304, headers });
+  return new Response(badge.svg, { status: badge.status, headers });
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

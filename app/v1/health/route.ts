@@ -1,0 +1,9 @@
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /v1/health: a liveness check of the HTTP layer only (no database, no auth), for load balancers and
+ * as the baseline the benchmarks compare real routes with.
+ */
+export function GET(): Response {
+  return Response.json({ ok: true }, { headers: { "cache-control": "no-store" } });
+}

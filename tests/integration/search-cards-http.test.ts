@@ -1,0 +1,441 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { GET as searchGet } from "@/app/v1/search/route";
+import { GET as serverGet } from "@/app/v1/server/route";
+import { GET as lookalikesGet } from "@/app/v1/lookalikes/route";
+import { GET as statsGet } from "@/app/v1/stats/route";
+import { GET as recentGet } from "@/app/v1/recent/route";
+import { GET as coverageGet } from "@/app/v1/coverage/route";
+import { GET as healthGet } from "@/app/v1/health/route";
+import { GET as badgeGet } from "@/app/badge/[...name]/route";
+import { ingestDump } from "@/lib/catalog/ingest-dump";
+import { packageObservations, remoteObservations, repositories, repositoryObservations } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/client";
+import { clearReportMemo } from "@/lib/reports/memo";
+import { resetBrandCache } from "@/lib/facts/brand-claims";
+import { healthCardSchema, searchResultSchema, serverCardResponseSchema } from "@/lib/schemas/health-card";
+import { coverageReportSchema, lookalikesResultSchema, recentResultSchema, statsReportSchema } from "@/lib/schemas/reports";
+import { resetDb } from "../helpers/db";
+
+// vitest sets BASE_URL=/ (Vite's base path), which siteUrl() would otherwise read
+process.env.SITE_URL = "http://localhost:3000";
+
+const T0 = new Date("2026-03-10T12:00:00.000Z");
+const DAY = 86_400_000;
+const ago = (days: number) => new Date(T0.getTime() - days * DAY);
+
+function entry(name: string, o: { title?: string; description?: string; repo?: string; npm?: string; remote?: string; publishedDaysAgo?: number; status?: string } = {}) {
+  const published = ago(o.publishedDaysAgo ?? 200).toISOString();
+  return {
+    server: {
+      $schema: "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json",
+      name,
+      description: o.description ?? `The ${name} server`,
+      ...(o.title ? { title: o.title } : {}),
+      version: "1.2.0",
+      ...(o.repo ? { repository: { url: o.repo, source: "github" } } : {}),
+      ...(o.npm ? { packages: [{ registryType: "npm", identifier: o.npm, version: "1.2.0", transport: { type: "stdio" } }] } : {}),
+      ...(o.remote ? { remotes: [{ type: "streamable-http", url: o.remote }] } : {}),
+    },
+    _meta: { "io.modelcontextprotocol.registry/official": { status: o.status ?? "active", publishedAt: published, updatedAt: published, isLatest: true } },
+  };
+}
+
+const WEATHER = "io.github.acme/weather-mcp";
+const EVIL_WEATHER = "com.evil/weather-mcp";
+const FOLDED_WEATHER = "io.github.someone/Weather_MCP";
+const STRIPE_FAKE = "io.github.bob/str1pe-payments";
+const FORECAST = "io.github.acme/forecast-tools";
+const ARCHIVED = "io.github.acme/archived-thing";
+const GONE = "io.github.old/gone-server";
+
+const FIXTURE = [
+  entry(WEATHER, {
+    title: "Weather",
+    description: "Forecasts for cities",
+    repo: "https://github.com/acme/weather-mcp",
+    npm: "@acme/weather-mcp",
+    remote: "https://weather.acme.example/mcp",
+    publishedDaysAgo: 200,
+  }),
+  entry(EVIL_WEATHER, { description: "Weather data", repo: "https://github.com/evil/weather", publishedDaysAgo: 5 }),
+  entry(FOLDED_WEATHER, { description: "Yet another weather server", publishedDaysAgo: 4 }),
+  entry(STRIPE_FAKE, { title: "Official Stripe payments", description: "Take payments", publishedDaysAgo: 3 }),
+  entry(FORECAST, { description: "Severe storm alerts for farmers", repo: "https://github.com/acme/forecast-tools", publishedDaysAgo: 2 }),
+  entry(ARCHIVED, { description: "Old thing", repo: "https://github.com/acme/archived-thing", publishedDaysAgo: 1 }),
+];
+
+let db: Db;
+
+async function seed() {
+  await ingestDump(db, [...FIXTURE, entry(GONE, { publishedDaysAgo: 300 })], "fixture-1.json", ago(1));
+  // a second complete listing without GONE delists it
+  await ingestDump(db, FIXTURE, "fixture-2.json", ago(0.5));
+  const repoId = async (url: string) => (await db.select({ id: repositories.id }).from(repositories).where(eq(repositories.url, url)))[0].id;
+  await db.insert(repositoryObservations).values([
+    {
+      repositoryId: await repoId("https://github.com/acme/weather-mcp"),
+      exists: true,
+      archived: false,
+      pushedAt: ago(10),
+      stars: 1500,
+      observedAt: ago(0.25),
+      attemptedAt: ago(0.25),
+    },
+    { repositoryId: await repoId("https://github.com/acme/archived-thing"), exists: true, archived: true, pushedAt: ago(400), stars: 3, observedAt: ago(0.25), attemptedAt: ago(0.25) },
+    { repositoryId: await repoId("https://github.com/acme/forecast-tools"), exists: false, httpStatus: 404, observedAt: ago(0.25), attemptedAt: ago(0.25) },
+  ]);
+  await db.insert(packageObservations).values({
+    ecosystem: "jspkg",
+    identifier: "@acme/weather-mcp",
+    exists: true,
+    latestVersion: "1.2.0",
+    versions: { "1.2.0": {} },
+    observedAt: ago(0.2),
+    attemptedAt: ago(0.2),
+    advisories: [],
+    advisoriesVersion: "1.2.0",
+    advisoriesObservedAt: ago(0.1),
+    advisoriesAttemptedAt: ago(0.1),
+  });
+  await db.insert(remoteObservations).values({ url: "https://weather.acme.example/mcp", type: "streamable-http", live: true, httpStatus: 200, observedAt: ago(0.05), attemptedAt: ago(0.05) });
+}
+
+const get = (handler: (req: Request, ctx?: never) => Promise<Response>, path: string, headers: Record<string, string> = {}) =>
+  handler(new Request(`http://localhost${path}`, { headers: { "x-mcp-preflight-socket-ip": "198.51.100.20", ...headers } }));
+const badge = (path: string, headers: Record<string, string> = {}) => {
+  const segments = path.replace(/^\/badge\//, "").replace(/\?.*$/, "").split("/");
+  return badgeGet(new Request(`http://localhost${path}`, { headers }), { params: Promise.resolve({ name: segments }) });
+};
+
+beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ["Date"], now: T0 });
+  db = await resetDb();
+  clearReportMemo(db);
+  resetBrandCache();
+  await seed();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("GET /v1/server", () => {
+  it("answers the HealthCard of an exact name, every field computed from the evidence", async () => {
+    const res = await get(serverGet, `/v1/server?name=${encodeURIComponent(WEATHER)}`);
+    expect(res.status).toBe(200);
+    const card = serverCardResponseSchema.parse(await res.json());
+    expect(card).toMatchObject({
+      ok: true,
+      server_name: WEATHER,
+      health: "healthy",
+      health_problems: [],
+      verified: true,
+      repo_stars: 1500,
+      months_since_push: 0.3,
+      repo_archived: false,
+      jspkg_deprecated: false,
+      name_collision_count: 2,
+      registry_status: "active",
+      title: "Weather",
+      description: "Forecasts for cities",
+      namespace: "io.github.acme",
+      namespace_verification: "github",
+      version: "1.2.0",
+      first_seen_at: ago(200).toISOString(),
+      delisted_at: null,
+      lookalike_names: [FOLDED_WEATHER, EVIL_WEATHER].sort(),
+      evidence_times: {
+        repo: ago(0.25).toISOString(),
+        packages: ago(0.2).toISOString(),
+        vuln: ago(0.1).toISOString(),
+        liveness: ago(0.05).toISOString(),
+      },
+      links: {
+        page: "http://localhost:3000/servers/io.github.acme/weather-mcp",
+        badge: "http://localhost:3000/badge/io.github.acme/weather-mcp.svg",
+      },
+    });
+    // identity 5+10+5+0 (two lookalikes), maintenance 25, adoption 12+5+5, security 25
+    expect(card.trust_pillars).toEqual([
+      { pillar: "identity", points: 20, max: 25 },
+      { pillar: "maintenance", points: 25, max: 25 },
+      { pillar: "adoption", points: 22, max: 25 },
+      { pillar: "security", points: 25, max: 25 },
+    ]);
+    expect(card.trust_score).toBe(92);
+    expect(card.trust_factors.find((f) => f.factor === "distinct_name")).toEqual({
+      factor: "distinct_name",
+      points: 0,
+      pillar: "identity",
+      evidence: `catalog: 2 other listed servers have a name part that reads the same (${[FOLDED_WEATHER, EVIL_WEATHER].sort().join(", ")})`,
+      max: 5,
+      status: "unmet",
+    });
+    expect(card.trust_factors.find((f) => f.factor === "repo_stars")?.evidence).toBe(`repo: 1500 stars (observed ${ago(0.25).toISOString()})`);
+  });
+
+  it("says unknown, never guesses, for a server with no observations", async () => {
+    const res = await get(serverGet, `/v1/server?name=${encodeURIComponent(EVIL_WEATHER)}`);
+    const card = serverCardResponseSchema.parse(await res.json());
+    expect(card).toMatchObject({ health: "unknown", health_problems: [], verified: false, repo_stars: null, months_since_push: null, repo_archived: null, jspkg_deprecated: null });
+    const unknown = card.trust_factors.filter((f) => f.status === "unknown");
+    expect(unknown.map((f) => f.factor).sort()).toEqual(["artifacts_available", "first_party", "recent_push", "repo_stars", "repository_live"]);
+    for (const f of unknown) {
+      expect(f.points).toBe(0);
+      expect(f.evidence).toMatch(/^unknown: /);
+    }
+  });
+
+  it("reports problems: a gone repository, an archived one", async () => {
+    const gone = serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(FORECAST)}`)).json());
+    expect(gone).toMatchObject({ health: "issues", health_problems: ["repo_gone"], verified: false });
+    const archived = serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(ARCHIVED)}`)).json());
+    expect(archived).toMatchObject({ health: "issues", health_problems: ["repo_archived"], repo_archived: true, months_since_push: 13.1 });
+  });
+
+  it("keeps a delisted server's card, with its status and when it was delisted", async () => {
+    const card = serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(GONE)}`)).json());
+    expect(card).toMatchObject({ registry_status: "delisted", verified: false, delisted_at: expect.any(String) });
+  });
+
+  it("answers 404 for a name that differs only in case, and 400 for a missing or overlong name; none of them spends", async () => {
+    const res = await get(serverGet, `/v1/server?name=${encodeURIComponent("io.github.acme/Weather-mcp")}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: "not_found",
+      message: 'no server named "io.github.acme/Weather-mcp" in the catalog (names are exact and case-sensitive; search with GET /v1/search?q=)',
+    });
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("10");
+    const missing = await get(serverGet, "/v1/server");
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ ok: false, error: "invalid_request" });
+    const long = await get(serverGet, `/v1/server?name=${"a".repeat(301)}`);
+    expect(long.status).toBe(400);
+    expect(long.headers.get("x-ratelimit-remaining")).toBe("10");
+  });
+
+  it("charges one anonymous lookup per server per day; a repeat is free", async () => {
+    const path = `/v1/server?name=${encodeURIComponent(WEATHER)}`;
+    expect((await get(serverGet, path)).headers.get("x-ratelimit-remaining")).toBe("9");
+    expect((await get(serverGet, path)).headers.get("x-ratelimit-remaining")).toBe("9");
+    expect((await get(serverGet, `/v1/server?name=${encodeURIComponent(ARCHIVED)}`)).headers.get("x-ratelimit-remaining")).toBe("8");
+  });
+});
+
+describe("GET /v1/search", () => {
+  const search = async (q: string, extra = "") => {
+    const res = await get(searchGet, `/v1/search?q=${encodeURIComponent(q)}${extra}`);
+    expect(res.status).toBe(200);
+    return searchResultSchema.parse(await res.json());
+  };
+
+  it.each([
+    ["no q", "/v1/search", "q: q is required"],
+    ["a one-character q", "/v1/search?q=a", "q: q must be at least 2 characters"],
+    ["a q of spaces around one character", "/v1/search?q=%20a%20", "q: q must be at least 2 characters"],
+    ["limit 0", "/v1/search?q=weather&limit=0", "limit: Too small: expected number to be >=1"],
+    ["limit 51", "/v1/search?q=weather&limit=51", "limit: Too big: expected number to be <=50"],
+    ["a limit that is not an integer", "/v1/search?q=weather&limit=2.5", "limit: limit must be an integer"],
+  ])("answers 400 for %s, spending nothing", async (_label, path, message) => {
+    const res = await get(searchGet, path);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ ok: false, error: "invalid_request", message });
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("10");
+  });
+
+  it("puts the exact name first, then the same name part (ties by trust score), with strict HealthCards", async () => {
+    const r = await search(EVIL_WEATHER);
+    expect(r.ok).toBe(true);
+    expect(r.limit).toBe(20);
+    expect(r.results.map((c) => [c.server_name, c.match])).toEqual([
+      [EVIL_WEATHER, "exact_name"],
+      [WEATHER, "exact_part_or_title"],
+      [FOLDED_WEATHER, "exact_part_or_title"],
+    ]);
+    expect(r.count).toBe(3);
+    // the two same-part matches are ordered by trust score, highest first
+    expect(r.results[1].trust_score).toBeGreaterThan(r.results[2].trust_score);
+  });
+
+  it("ranks name and title matches above description matches", async () => {
+    const r = await search("weather");
+    const kinds = r.results.map((c) => c.match);
+    expect(r.results[0]).toMatchObject({ server_name: WEATHER, match: "exact_part_or_title" }); // title "Weather"
+    expect(kinds.lastIndexOf("similar_name_or_title")).toBeLessThan(kinds.indexOf("description") === -1 ? Infinity : kinds.indexOf("description"));
+    expect(r.results.map((c) => c.server_name)).toEqual(expect.arrayContaining([WEATHER, EVIL_WEATHER, FOLDED_WEATHER]));
+  });
+
+  it("finds description-only matches", async () => {
+    const r = await search("storm alerts");
+    expect(r.results.map((c) => [c.server_name, c.match])).toEqual([[FORECAST, "description"]]);
+  });
+
+  it("tolerates a typo in the name part", async () => {
+    expect((await search("wether-mcp")).results.slice(0, 3).map((c) => c.server_name)).toContain(WEATHER);
+    expect((await search("forcast-tools")).results[0].server_name).toBe(FORECAST);
+  });
+
+  it("honours limit and returns an empty list for no match", async () => {
+    expect((await search("weather", "&limit=1")).results).toHaveLength(1);
+    expect(await search("zzqqxxyy")).toEqual({ ok: true, count: 0, results: [], query: "zzqqxxyy", limit: 20 });
+  });
+
+  it("leaves delisted servers out", async () => {
+    expect((await search("gone-server")).results.map((c) => c.server_name)).not.toContain(GONE);
+  });
+
+  it("charges one lookup per distinct query a day", async () => {
+    const a = await get(searchGet, "/v1/search?q=weather");
+    expect(a.headers.get("x-ratelimit-remaining")).toBe("9");
+    const b = await get(searchGet, "/v1/search?q=weather&limit=5");
+    expect(b.headers.get("x-ratelimit-remaining")).toBe("9");
+    const c = await get(searchGet, "/v1/search?q=forecast");
+    expect(c.headers.get("x-ratelimit-remaining")).toBe("8");
+  });
+});
+
+describe("lookalikes and brand claims", () => {
+  it("lists the exact-name collisions, oldest first, with how each collides", async () => {
+    const res = await get(lookalikesGet, `/v1/lookalikes?name=${encodeURIComponent(WEATHER)}`);
+    expect(res.status).toBe(200);
+    expect(lookalikesResultSchema.parse(await res.json())).toEqual({
+      ok: true,
+      server_name: WEATHER,
+      name_fold: "weathermcp",
+      count: 2,
+      first_listed: WEATHER,
+      lookalikes: [
+        { name: EVIL_WEATHER, namespace: "com.evil", title: null, registry_status: "active", first_seen_at: ago(5).toISOString(), kind: "same_name_part" },
+        { name: FOLDED_WEATHER, namespace: "io.github.someone", title: null, registry_status: "active", first_seen_at: ago(4).toISOString(), kind: "folded" },
+      ],
+    });
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("9");
+  });
+
+  it("answers 404 for an unknown name without spending", async () => {
+    const res = await get(lookalikesGet, "/v1/lookalikes?name=com.nobody/thing");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("10");
+  });
+
+  it("sees a homoglyph brand that calls itself official as impersonation", async () => {
+    const card = serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(STRIPE_FAKE)}`)).json());
+    expect(card.identity.brand_claims).toEqual([{ brand: "Stripe", verified_by_namespace: false, impersonation: true }]);
+    expect(card.trust_factors.find((f) => f.factor === "brand_claims")).toMatchObject({ points: 0, status: "unmet" });
+  });
+});
+
+describe("GET /v1/stats, /v1/recent and /v1/coverage", () => {
+  it("stats: headline counts, cacheable, 304 on a matching If-None-Match", async () => {
+    const res = await get(statsGet, "/v1/stats");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=60, s-maxage=300, stale-while-revalidate=600");
+    expect(res.headers.get("x-ratelimit-remaining")).toBeNull();
+    const etag = res.headers.get("etag")!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(statsReportSchema.parse(await res.json())).toEqual({
+      ok: true,
+      as_of: ago(0.5).toISOString(),
+      servers: { listed: 6, delisted: 1, by_registry_status: { active: 6 } },
+      health: { healthy: 1, issues: 2, unknown: 3 },
+      health_problems: { repo_archived: 1, repo_gone: 1 },
+      verified: 1,
+      artifacts: { jspkg: 1, remote: 1 },
+      evaluations_24h: 0,
+    });
+    const again = await get(statsGet, "/v1/stats", { "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+  });
+
+  it("recent: newest first by first_seen_at, paginated by cursor, cacheable", async () => {
+    const first = await get(recentGet, "/v1/recent?limit=2");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toContain("max-age=60");
+    const p1 = recentResultSchema.parse(await first.json());
+    expect(p1.servers.map((s) => s.server_name)).toEqual([ARCHIVED, FORECAST]);
+    expect(p1.has_more).toBe(true);
+    const p2 = recentResultSchema.parse(await (await get(recentGet, `/v1/recent?limit=2&cursor=${p1.next_cursor}`)).json());
+    expect(p2.servers.map((s) => s.server_name)).toEqual([STRIPE_FAKE, FOLDED_WEATHER]);
+    const p3 = recentResultSchema.parse(await (await get(recentGet, `/v1/recent?limit=2&cursor=${p2.next_cursor}`)).json());
+    expect(p3).toMatchObject({ count: 2, has_more: false, next_cursor: null });
+    expect(p3.servers.map((s) => s.server_name)).toEqual([EVIL_WEATHER, WEATHER]);
+    for (const s of p1.servers) healthCardSchema.parse(s);
+    const etag = first.headers.get("etag")!;
+    expect((await get(recentGet, "/v1/recent?limit=2", { "if-none-match": etag })).status).toBe(304);
+  });
+
+  it("recent: 400 for a bad cursor or limit", async () => {
+    for (const path of ["/v1/recent?cursor=bogus", "/v1/recent?limit=0", "/v1/recent?limit=101"]) {
+      const res = await get(recentGet, path);
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).error).toBe("invalid_request");
+    }
+  });
+
+  it("coverage: census, per-source coverage and freshness, identity, harvest and discovery", async () => {
+    const res = await get(coverageGet, "/v1/coverage");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("etag")).toBeTruthy();
+    const c = coverageReportSchema.parse(await res.json());
+    expect(c.census).toEqual({ servers_listed: 6, servers_delisted: 1, versions: 7, namespaces: 4, repositories: 4, packages: { jspkg: 1 }, remotes: 1 });
+    expect(c.sources.repo).toMatchObject({ items: 4, observed: 3, never_attempted: 1, fresh: 3, stale: 0, coverage: 0.75, freshness_target_hours: 24 });
+    expect(c.sources.jspkg).toMatchObject({ items: 1, observed: 1, coverage: 1 });
+    expect(c.sources.pypkg).toMatchObject({ items: 0, coverage: null });
+    expect(c.sources.liveness).toMatchObject({ items: 1, observed: 1, live: 1, down: 0, freshness_target_hours: 6 });
+    expect(c.sources.registry).toEqual({ items: 6, observed_at: ago(0.5).toISOString(), last_sync_at: expect.any(String) });
+    expect(c.identity).toMatchObject({ namespace_verification: { github: 5, dns: 1, none: 0 }, first_party: { yes: 3, no: 0, unknown: 3 } });
+    expect(c.identity.brand_claims).toEqual({ servers: 1, unverified: 0, impersonation: 1 });
+    expect(c.identity.servers_with_lookalikes).toBe(3);
+    expect(c.harvest).toEqual({ last_run_at: null, last_success_at: null, running: false, recent_runs: [] });
+    expect(c.discovery.recent_syncs.map((s) => [s.origin, s.status, s.complete])).toEqual([
+      ["fixture-2.json", "succeeded", true],
+      ["fixture-1.json", "succeeded", true],
+    ]);
+    expect(c.discovery.new_servers).toEqual({ last_24h: 0, last_7d: 5, last_30d: 5 }); // the newest was first seen exactly 24 h ago
+  });
+});
+
+describe("GET /badge/<name>.svg", () => {
+  it("shows the baseline decision, links to the server's page and is cacheable for embeds", async () => {
+    const res = await badge(`/badge/${WEATHER}.svg`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=3600, s-maxage=3600, stale-while-revalidate=86400");
+    const svg = await res.text();
+    expect(svg).toMatch(/^<svg /);
+    expect(svg).toContain("mcp preflight: PASS");
+    expect(svg).toContain('href="http://localhost:3000/servers/io.github.acme/weather-mcp"');
+    expect((await badge(`/badge/${WEATHER}.svg`, { "if-none-match": res.headers.get("etag")! })).status).toBe(304);
+  });
+
+  it("shows BLOCK for brand impersonation and REVIEW for an archived repository", async () => {
+    expect(await (await badge(`/badge/${STRIPE_FAKE}.svg`)).text()).toContain("mcp preflight: BLOCK");
+    expect(await (await badge(`/badge/${ARCHIVED}.svg`)).text()).toContain("mcp preflight: REVIEW");
+  });
+
+  it("shows health on request", async () => {
+    expect(await (await badge(`/badge/${WEATHER}.svg?show=health`)).text()).toContain("mcp preflight: healthy");
+    expect(await (await badge(`/badge/${FORECAST}.svg?show=health`)).text()).toContain("mcp preflight: issues");
+  });
+
+  it("answers an SVG 'not in catalog' badge with 404 for unknown names and paths without .svg", async () => {
+    for (const path of ["/badge/com.nobody/thing.svg", `/badge/${WEATHER}`, "/badge/io.github.acme/WEATHER-MCP.svg"]) {
+      const res = await badge(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+      expect(res.headers.get("cache-control")).toBe("public, max-age=300, s-maxage=300");
+      expect(await res.text()).toContain("mcp preflight: not in catalog");
+    }
+  });
+});
+
+describe("GET /v1/health", () => {
+  it("answers {ok: true} without touching the database", async () => {
+    const res = healthGet();
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+});
