@@ -1,0 +1,175 @@
+// bench/search: GET /v1/search under load, on Postgres over 20,000 servers (the largest shared snapshot
+// plus generated ones, bench/search-data.ts), through the production server (`next build` +
+// scripts/server.mjs) and the whole request path: key resolution, burst counter, daily charge, ranking,
+// cards. Compared with GET /v1/health (no database, no auth) of the same server in the same run.
+// Goal (issue 6): p95 under 30 ms at 50 connections.
+//
+//   npx tsx bench/search.ts [seconds]
+//   BENCH_DATABASE_URL=postgres://…/anything   server to use (default TEST_DATABASE_URL, then local)
+//   BENCH_SERVERS=20000 BENCH_CONNECTIONS=50 BENCH_PORT=3199 BENCH_SKIP_BUILD=1 BENCH_KEYS=800
+//
+// Every request carries one of BENCH_KEYS pro keys, so the burst limit (60 a minute per key) is never
+// what is measured; queries are drawn from 400 (exact names, name parts, one-typo name parts, words).
+import fs from "node:fs";
+import path from "node:path";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import pg from "pg";
+import autocannon from "autocannon";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { readDumpFile } from "@/lib/catalog/read-dump";
+import { createAccount } from "@/lib/accounts/create-account";
+import { createApiKey } from "@/lib/accounts/create-api-key";
+import { sqlRows } from "@/lib/reports/sql-rows";
+import { buildBenchCatalog } from "./search-data";
+import { oneTypo, sample, seededRandom } from "../tests/helpers/typo";
+
+const seconds = Number(process.argv[2] ?? 20);
+const total = Number(process.env.BENCH_SERVERS ?? 20_000);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const port = Number(process.env.BENCH_PORT ?? 3199);
+const keyCount = Number(process.env.BENCH_KEYS ?? 800);
+
+const dir = path.resolve("../shared/data/registry-snapshots");
+if (!fs.existsSync(dir)) {
+  console.log(`bench/search: ${dir} is absent; nothing to measure`);
+  process.exit(0);
+}
+const file = fs
+  .readdirSync(dir)
+  .map((f) => path.join(dir, f))
+  .reduce((a, b) => (fs.statSync(b).size > fs.statSync(a).size ? b : a));
+
+async function freshDatabase(): Promise<string> {
+  const base = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  const admin = new URL(base);
+  admin.pathname = "/postgres";
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  try {
+    await c.query("drop database if exists mcp_preflight_search_bench");
+    await c.query("create database mcp_preflight_search_bench");
+  } finally {
+    await c.end();
+  }
+  const u = new URL(base);
+  u.pathname = "/mcp_preflight_search_bench";
+  return u.toString();
+}
+
+// ── data ────────────────────────────────────────────────────────────────────
+const url = await freshDatabase();
+const handle = await openDatabase(url);
+await migrateDatabase(handle, url);
+const db = handle.db;
+let t = performance.now();
+const listed = await buildBenchCatalog(db, await readDumpFile(file), path.basename(file), total);
+await db.execute(sql`analyze`);
+console.log(`catalog: ${listed} listed servers (${path.basename(file)} + generated) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+t = performance.now();
+const keys: string[] = [];
+for (let i = 0; i < keyCount; i++) {
+  const acc = await createAccount({ email: `bench${i}@bench.example`, tier: "pro" }, { db });
+  keys.push((await createApiKey(acc.id, { db })).key);
+}
+console.log(`keys: ${keys.length} pro keys in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+const rows = { rows: await sqlRows<{ name: string; server_part: string; description: string | null }>(db, sql`select name, server_part, description from servers where delisted_at is null order by name`) };
+const rnd = seededRandom(42);
+const picked = sample(rows.rows, 300, rnd);
+const words = [...new Set(rows.rows.flatMap((r) => (r.description ?? "").toLowerCase().match(/[a-z]{5,}/g) ?? []))];
+const queries = [
+  ...picked.slice(0, 100).map((r) => r.name),
+  ...picked.slice(100, 200).map((r) => r.server_part),
+  ...picked.slice(200, 300).map((r) => oneTypo(r.server_part, rnd)),
+  ...Array.from({ length: 100 }, (_, i) => (i % 2 ? `${words[Math.floor(rnd() * words.length)]} ${words[Math.floor(rnd() * words.length)]}` : words[Math.floor(rnd() * words.length)])),
+].filter((q) => q.trim().length >= 2);
+await handle.close();
+
+// ── server ──────────────────────────────────────────────────────────────────
+if (!process.env.BENCH_SKIP_BUILD) {
+  console.log("building (next build)…");
+  const r = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "ignore", env: { ...process.env, NEXT_IGNORE_INCORRECT_LOCKFILE: "1" } });
+  if (r.status !== 0) throw new Error("next build failed");
+}
+const server: ChildProcess = spawn(process.execPath, ["scripts/server.mjs"], {
+  env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", DATABASE_URL: url, BOOT_INGEST: "0", LOG_FORMAT: "text" },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/v1/health`)).ok) break;
+  } catch {
+    /* not listening yet */
+  }
+  if (i > 600) throw new Error("server did not start");
+  await new Promise((r) => setTimeout(r, 100));
+}
+// first search opens the pool, migrates, loads the brand list
+await fetch(`${base}/v1/search?q=weather`, { headers: { "x-api-key": keys[0] } });
+
+interface Run {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+function run(label: string, pathFor: () => string, headersFor: () => Record<string, string>, duration: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const instance = autocannon(
+      {
+        url: base,
+        connections,
+        duration,
+        requests: [{ method: "GET", setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathFor(), headers: headersFor() }) }],
+      },
+      (err: Error | null, result: autocannon.Result) => {
+        if (err) return reject(err);
+        latencies.sort((a, b) => a - b);
+        const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+        const r: Run = {
+          rps: result.requests.average,
+          p50: at(50),
+          p95: at(95),
+          p99: at(99),
+          requests: result.requests.total,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        };
+        console.log(
+          `${label.padEnd(8)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1)} ms   p95 ${r.p95.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`,
+        );
+        resolve(r);
+      },
+    );
+    instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
+  });
+}
+
+let n = 0;
+const searchPath = () => `/v1/search?q=${encodeURIComponent(queries[n++ % queries.length])}`;
+const keyHeader = () => ({ "x-api-key": keys[n % keys.length] });
+try {
+  console.log(`\n${queries.length} distinct queries, ${connections} connections, ${seconds} s per run`);
+  await run("warm-up", searchPath, keyHeader, 5);
+  const health = await run("health", () => "/v1/health", () => ({}), seconds);
+  const search = await run("search", searchPath, keyHeader, seconds);
+  console.log(
+    `\nsearch / health: throughput ${(search.rps / health.rps).toFixed(3)}×, p95 ${(search.p95 / health.p95).toFixed(1)}×; search p95 ${search.p95.toFixed(1)} ms (goal < 30 ms): ${search.p95 < 30 ? "met" : "not met"}`,
+  );
+  fs.mkdirSync("bench/out", { recursive: true });
+  fs.writeFileSync(
+    "bench/out/search.json",
+    JSON.stringify({ at: new Date().toISOString(), servers: listed, connections, seconds, queries: queries.length, health, search }, null, 2),
+  );
+} finally {
+  server.kill("SIGTERM");
+}
