@@ -275,8 +275,9 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
   }
 
   // Descriptive columns: written only when one of them would change.
+  const freshSet = new Set(fresh);
   for (const name of names) {
-    if (fresh.includes(name)) continue;
+    if (freshSet.has(name)) continue;
     const row = existing.get(name)!;
     const cur = current.get(name);
     const patch: Partial<typeof servers.$inferInsert> = {};

@@ -1,0 +1,78 @@
+import type { Db, Tx } from "@/lib/db/client";
+import type { FetchJsonOptions, RateLimitedError } from "@/lib/sources/http";
+import type { ChangeInput } from "./record-changes";
+
+export const HARVEST_SOURCES = ["registry", "repo", "jspkg", "pypkg", "vuln", "liveness"] as const;
+export type SourceName = (typeof HARVEST_SOURCES)[number];
+
+export interface SourceCounts {
+  /** Items due when the source started. */
+  due: number;
+  /** Items this run tried (leased and asked upstream). */
+  attempted: number;
+  /** Attempts that produced an observation. */
+  observed: number;
+  /** Attempts that did not (upstream error, rate limit, timeout): last good values kept. */
+  failed: number;
+}
+
+export interface HarvestProgress {
+  source: SourceName;
+  due: number;
+  attempted: number;
+  observed: number;
+  failed: number;
+  calls: number;
+}
+
+export interface HarvestContext {
+  db: Db;
+  holder: string;
+  /** Items attempted at or after this instant are not retried in this run. */
+  runStart: Date;
+  clock: () => Date;
+  http: FetchJsonOptions;
+  calls: Record<SourceName, number>;
+  counts: Record<SourceName, SourceCounts>;
+  stopped: Partial<Record<SourceName, string>>;
+  errors: { source: SourceName; item: string; error: string }[];
+  /** Set by a fetch that was told to stop part-way through a chunk; the loop stops the source after writing. */
+  rateLimits: Partial<Record<SourceName, RateLimitedError>>;
+  changes: Record<string, number>;
+  budget: Record<Exclude<SourceName, "registry">, number>;
+  /** Epoch ms after which no new chunk starts. */
+  deadline: number | null;
+  signal?: AbortSignal;
+  onProgress?: (p: HarvestProgress) => void;
+}
+
+/** HTTP options for one source: the run's options plus call accounting. */
+export function httpFor(ctx: HarvestContext, source: SourceName): FetchJsonOptions {
+  return { ...ctx.http, signal: ctx.signal, onCall: () => void ctx.calls[source]++ };
+}
+
+export const MAX_RUN_ERRORS = 50;
+
+export function noteError(ctx: HarvestContext, source: SourceName, item: string, error: string): void {
+  if (ctx.errors.length < MAX_RUN_ERRORS) ctx.errors.push({ source, item, error: error.slice(0, 500) });
+}
+
+/** What one source plugs into the shared loop (run-source.ts). */
+export interface SourceSpec<I, R> {
+  source: Exclude<SourceName, "registry">;
+  chunkSize: number;
+  /** How many items are due now (for progress). */
+  countDue(ctx: HarvestContext): Promise<number>;
+  /** Up to `limit` due items, stalest first, not leased by anyone, not attempted in this run. */
+  selectDue(ctx: HarvestContext, limit: number): Promise<I[]>;
+  key(item: I): string;
+  /** Keys of items whose attempt was recorded at or after `since` (by another run): they are no longer due. */
+  touchedSince(ctx: HarvestContext, items: I[], since: Date): Promise<Set<string>>;
+  /** Upstream answers in item order. May throw RateLimitedError: the source stops until the reset. */
+  fetch(ctx: HarvestContext, items: I[]): Promise<R[]>;
+  /** The answer recorded for every item of a chunk whose fetch threw. */
+  failure(error: string): R;
+  failed(result: R): boolean;
+  /** Writes observations and returns the changes they reveal (recorded in the same transaction). */
+  write(ctx: HarvestContext, tx: Tx, items: I[], results: R[], at: Date): Promise<ChangeInput[]>;
+}

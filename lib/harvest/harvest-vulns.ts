@@ -1,0 +1,237 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { FRESHNESS_MS, HARVEST_CONCURRENCY, OSV_BATCH } from "@/lib/config";
+import type { Tx } from "@/lib/db/client";
+import { osvAdvisories, serverPackages, servers, vulnObservations } from "@/lib/db/schema";
+import { osvGetVuln, osvQueryBatch, type OsvRecord } from "@/lib/sources/osv";
+import { RateLimitedError } from "@/lib/sources/http";
+import { jsonParam, query, ts } from "./db-helpers";
+import { httpFor, noteError, type HarvestContext, type SourceSpec } from "./harvest-context";
+import { loadServerEvidence } from "./load-server-evidence";
+import { pool } from "./run-source";
+import { stateChanges } from "./state-changes";
+
+interface VulnItem {
+  ecosystem: string;
+  identifier: string;
+  /** As listed ("" when the listing pins none). */
+  listedVersion: string;
+  /** What is looked up: the listed version, or the registry's latest when unpinned. */
+  version: string;
+}
+
+export interface StoredAdvisory {
+  id: string;
+  summary: string | null;
+  severity: string | null;
+  modified: string | null;
+}
+
+type VulnResult = { kind: "ok"; advisories: StoredAdvisory[]; records: OsvRecord[] } | { kind: "error"; error: string };
+
+/**
+ * (package, listed version) pairs of listed servers whose look-up is due: never
+ * made, older than the freshness target, or made for another version than the
+ * one an unpinned listing now resolves to. Missing packages are not looked up.
+ */
+function dueSql(ctx: HarvestContext) {
+  const now = ctx.clock();
+  return sql`
+    select p.ecosystem, p.identifier, p.listed_version, coalesce(nullif(p.listed_version, ''), po.latest_version) as version, v.attempted_at
+    from (select distinct sp.ecosystem, sp.identifier, coalesce(sp.version, '') as listed_version from server_packages sp
+          join servers s on s.latest_version_id = sp.version_id and s.delisted_at is null
+          where sp.ecosystem in ('jspkg', 'pypkg')) p
+    left join package_observations po on po.ecosystem = p.ecosystem and po.identifier = p.identifier
+    left join vuln_observations v on v.ecosystem = p.ecosystem and v.identifier = p.identifier and v.listed_version = p.listed_version
+    left join leases l on l.key = 'harvest:vuln:' || p.ecosystem || ':' || p.identifier || '@' || p.listed_version and l.expires_at > ${ts(now)}
+    where l.key is null
+      and coalesce(nullif(p.listed_version, ''), po.latest_version) is not null
+      and po.exists is distinct from false
+      and (v.observed_at is null or v.observed_at < ${ts(new Date(now.getTime() - FRESHNESS_MS.vuln))}
+           or v.queried_version is distinct from coalesce(nullif(p.listed_version, ''), po.latest_version))
+      and (v.attempted_at is null or v.attempted_at < ${ts(ctx.runStart)})`;
+}
+
+export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
+  source: "vuln",
+  chunkSize: OSV_BATCH,
+  async countDue(ctx) {
+    const [row] = await query<{ n: number }>(ctx.db, sql`select count(*)::int as n from (${dueSql(ctx)}) d`);
+    return Number(row?.n ?? 0);
+  },
+  async selectDue(ctx, limit) {
+    const rows = await query<{ ecosystem: string; identifier: string; listed_version: string; version: string }>(
+      ctx.db,
+      sql`select * from (${dueSql(ctx)}) d order by d.attempted_at asc nulls first, d.ecosystem, d.identifier, d.listed_version limit ${limit}`,
+    );
+    return rows.map((r) => ({ ecosystem: r.ecosystem, identifier: r.identifier, listedVersion: r.listed_version, version: r.version }));
+  },
+  key: (i) => `${i.ecosystem}:${i.identifier}@${i.listedVersion}`,
+  async touchedSince(ctx, items, since) {
+    const rows = await query<{ k: string }>(
+      ctx.db,
+      sql`select v.ecosystem || ':' || v.identifier || '@' || v.listed_version as k
+          from vuln_observations v
+          join jsonb_to_recordset(${jsonParam(items.map((i) => ({ e: i.ecosystem, n: i.identifier, v: i.listedVersion })))}) as w(e text, n text, v text)
+            on w.e = v.ecosystem and w.n = v.identifier and w.v = v.listed_version
+          where v.attempted_at >= ${ts(since)}`,
+    );
+    return new Set(rows.map((r) => r.k));
+  },
+  failure: (error) => ({ kind: "error", error }),
+  failed: (r) => r.kind === "error",
+
+  /**
+   * One querybatch per 1,000 look-ups (ids and modified times only), then a
+   * detail GET only for ids we have never read or whose `modified` moved.
+   */
+  async fetch(ctx, items) {
+    const http = httpFor(ctx, "vuln");
+    const hits = await osvQueryBatch(
+      items.map((i) => ({ ecosystem: i.ecosystem, name: i.identifier, version: i.version })),
+      http,
+    );
+    const ids = [...new Set(hits.flat().map((h) => h.id))];
+    const cached = new Map<string, typeof osvAdvisories.$inferSelect>();
+    for (let i = 0; i < ids.length; i += 1000) {
+      for (const row of await ctx.db.select().from(osvAdvisories).where(inArray(osvAdvisories.id, ids.slice(i, i + 1000)))) cached.set(row.id, row);
+    }
+    const newestModified = new Map<string, string | null>();
+    for (const h of hits.flat()) if (!newestModified.has(h.id) || (h.modified ?? "") > (newestModified.get(h.id) ?? "")) newestModified.set(h.id, h.modified);
+    const stale = ids.filter((id) => {
+      const c = cached.get(id);
+      const m = newestModified.get(id);
+      return !c || (m !== null && m !== undefined && (!c.modified || new Date(m) > c.modified));
+    });
+    const records = new Map<string, OsvRecord>();
+    await pool(stale, HARVEST_CONCURRENCY.vuln, async (id) => {
+      if (ctx.rateLimits.vuln) return;
+      try {
+        const rec = await osvGetVuln(id, http);
+        if (rec) records.set(id, rec);
+      } catch (err) {
+        if (err instanceof RateLimitedError) ctx.rateLimits.vuln ??= err;
+        // the batch already told us the id affects the version; its details wait for a later run
+        noteError(ctx, "vuln", id, (err as Error).message);
+      }
+    });
+    const describe = (id: string): StoredAdvisory => {
+      const r = records.get(id);
+      const c = cached.get(id);
+      return {
+        id,
+        summary: r?.summary ?? c?.summary ?? null,
+        severity: r?.severity ?? c?.severity ?? null,
+        modified: newestModified.get(id) ?? r?.modified?.toISOString() ?? c?.modified?.toISOString() ?? null,
+      };
+    };
+    const withdrawn = (id: string) => Boolean(records.get(id)?.withdrawn ?? cached.get(id)?.withdrawn);
+    const all = [...records.values()];
+    return items.map((_, i) => ({
+      kind: "ok" as const,
+      advisories: [...new Set(hits[i].map((h) => h.id))].filter((id) => !withdrawn(id)).sort().map(describe),
+      // every result carries the whole set of fresh records; write() stores them once
+      records: i === 0 ? all : [],
+    }));
+  },
+
+  async write(ctx, tx: Tx, items, results, at) {
+    const records = results.flatMap((r) => (r.kind === "ok" ? r.records : []));
+    if (records.length) {
+      await tx
+        .insert(osvAdvisories)
+        .values(records.map((r) => ({ id: r.id, modified: r.modified, summary: r.summary, severity: r.severity, aliases: r.aliases, withdrawn: r.withdrawn, fetchedAt: at })))
+        .onConflictDoUpdate({
+          target: osvAdvisories.id,
+          set: {
+            modified: sql`excluded.modified`,
+            summary: sql`excluded.summary`,
+            severity: sql`excluded.severity`,
+            aliases: sql`excluded.aliases`,
+            withdrawn: sql`excluded.withdrawn`,
+            fetchedAt: sql`excluded.fetched_at`,
+          },
+        });
+    }
+    const identifiers = [...new Set(items.map((i) => i.identifier))];
+    const affected = identifiers.length
+      ? (
+          await tx
+            .selectDistinct({ id: servers.id })
+            .from(serverPackages)
+            .innerJoin(servers, eq(servers.latestVersionId, serverPackages.versionId))
+            .where(and(inArray(serverPackages.ecosystem, ["jspkg", "pypkg"]), inArray(serverPackages.identifier, identifiers)))
+        ).map((r) => r.id)
+      : [];
+    const before = await loadServerEvidence(tx, affected);
+
+    const ok = items.flatMap((it, i) => {
+      const r = results[i];
+      return r.kind === "ok"
+        ? [{ ecosystem: it.ecosystem, identifier: it.identifier, listedVersion: it.listedVersion, queriedVersion: it.version, advisories: r.advisories, observedAt: at, attemptedAt: at, lastError: null }]
+        : [];
+    });
+    if (ok.length) {
+      await tx
+        .insert(vulnObservations)
+        .values(ok)
+        .onConflictDoUpdate({
+          target: [vulnObservations.ecosystem, vulnObservations.identifier, vulnObservations.listedVersion],
+          set: {
+            queriedVersion: sql`excluded.queried_version`,
+            advisories: sql`excluded.advisories`,
+            observedAt: sql`excluded.observed_at`,
+            attemptedAt: sql`excluded.attempted_at`,
+            lastError: sql`null`,
+          },
+        });
+    }
+    const failed = items.flatMap((it, i) => {
+      const r = results[i];
+      return r.kind === "error"
+        ? [{ ecosystem: it.ecosystem, identifier: it.identifier, listedVersion: it.listedVersion, attemptedAt: at, lastError: r.error.slice(0, 500) }]
+        : [];
+    });
+    if (failed.length) {
+      await tx
+        .insert(vulnObservations)
+        .values(failed)
+        .onConflictDoUpdate({
+          target: [vulnObservations.ecosystem, vulnObservations.identifier, vulnObservations.listedVersion],
+          set: { attemptedAt: sql`excluded.attempted_at`, lastError: sql`excluded.last_error` },
+        });
+    }
+    await mirrorIntoPackageObservations(tx, items);
+    return stateChanges(before, await loadServerEvidence(tx, affected), at);
+  },
+};
+
+/**
+ * package_observations.advisories* carries the look-up of the version most
+ * listings of the package name (advisories_version null: unpinned), for
+ * readers that keep one row per package; vuln_observations has every version.
+ */
+async function mirrorIntoPackageObservations(tx: Tx, items: VulnItem[]): Promise<void> {
+  const pkgs = [...new Map(items.map((i) => [`${i.ecosystem}\u0000${i.identifier}`, { ecosystem: i.ecosystem, identifier: i.identifier }])).values()];
+  if (!pkgs.length) return;
+  await tx.execute(sql`
+    with wanted as (select * from jsonb_to_recordset(${jsonParam(pkgs)}) as w(ecosystem text, identifier text)),
+    listed as (
+      select sp.ecosystem, sp.identifier, coalesce(sp.version, '') as listed_version, count(*) as n
+      from server_packages sp
+      join servers s on s.latest_version_id = sp.version_id and s.delisted_at is null
+      join wanted w on w.ecosystem = sp.ecosystem and w.identifier = sp.identifier
+      group by 1, 2, 3),
+    primary_version as (
+      select distinct on (ecosystem, identifier) ecosystem, identifier, listed_version
+      from listed order by ecosystem, identifier, n desc, listed_version desc)
+    insert into package_observations (ecosystem, identifier, advisories, advisories_version, advisories_observed_at, advisories_attempted_at, advisories_error)
+    select v.ecosystem, v.identifier, v.advisories, nullif(v.listed_version, ''), v.observed_at, v.attempted_at, v.last_error
+    from primary_version p
+    join vuln_observations v on v.ecosystem = p.ecosystem and v.identifier = p.identifier and v.listed_version = p.listed_version
+    on conflict (ecosystem, identifier) do update set
+      advisories = excluded.advisories,
+      advisories_version = excluded.advisories_version,
+      advisories_observed_at = excluded.advisories_observed_at,
+      advisories_attempted_at = excluded.advisories_attempted_at,
+      advisories_error = excluded.advisories_error`);
+}

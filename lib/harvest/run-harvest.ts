@@ -1,0 +1,143 @@
+import os from "node:os";
+import { randomUUID } from "node:crypto";
+import { eq, gt, max, sql } from "drizzle-orm";
+import { HARVEST_CALL_BUDGET, registryUrl } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { changes, harvestRuns } from "@/lib/db/schema";
+import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
+import { RateLimitedError, type FetchJsonOptions } from "@/lib/sources/http";
+import { cooldownUntil, setCooldown } from "./cooldowns";
+import { HARVEST_SOURCES, httpFor, noteError, type HarvestContext, type HarvestProgress, type SourceCounts, type SourceName } from "./harvest-context";
+import { purgeExpiredLeases } from "./leases";
+import { runSource } from "./run-source";
+import { repoSource } from "./harvest-repos";
+import { jspkgSource, pypkgSource } from "./harvest-packages";
+import { vulnSource } from "./harvest-vulns";
+import { livenessSource } from "./harvest-liveness";
+
+export interface HarvestOptions {
+  trigger: "cron" | "cli" | "timer" | "test" | "bench";
+  /** Which sources to run, in this order; default all. */
+  sources?: SourceName[];
+  /** Registry step: an incremental crawl (full when the catalog never synced), a full one, or none. */
+  registry?: "incremental" | "full" | false;
+  /** Stop starting new chunks after this many ms (the cron route's time limit). */
+  deadlineMs?: number;
+  budget?: Partial<HarvestContext["budget"]>;
+  http?: FetchJsonOptions;
+  clock?: () => Date;
+  signal?: AbortSignal;
+  onProgress?: (p: HarvestProgress) => void;
+}
+
+export interface HarvestResult {
+  runId: number;
+  status: "succeeded" | "partial" | "failed";
+  counts: Record<SourceName, SourceCounts>;
+  calls: Record<SourceName, number>;
+  stopped: Partial<Record<SourceName, string>>;
+  errors: HarvestContext["errors"];
+  changes: Record<string, number>;
+  durationMs: number;
+}
+
+const SPECS = { repo: repoSource, jspkg: jspkgSource, pypkg: pypkgSource, vuln: vulnSource, liveness: livenessSource } as const;
+
+/**
+ * One harvest run: the registry listing first (so new servers' items are due),
+ * then repositories, packages, vulnerabilities (after packages, which resolve
+ * unpinned versions) and liveness, each stalest-first within its budget. The
+ * run is recorded in harvest_runs with its counts, calls and errors.
+ */
+export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestResult> {
+  const clock = opts.clock ?? (() => new Date());
+  const startedAt = clock();
+  const t0 = Date.now();
+  const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const zero = (): SourceCounts => ({ due: 0, attempted: 0, observed: 0, failed: 0 });
+  const ctx: HarvestContext = {
+    db,
+    holder,
+    runStart: startedAt,
+    clock,
+    http: opts.http ?? {},
+    calls: Object.fromEntries(HARVEST_SOURCES.map((s) => [s, 0])) as Record<SourceName, number>,
+    counts: Object.fromEntries(HARVEST_SOURCES.map((s) => [s, zero()])) as Record<SourceName, SourceCounts>,
+    stopped: {},
+    errors: [],
+    rateLimits: {},
+    changes: {},
+    budget: { ...HARVEST_CALL_BUDGET, ...opts.budget },
+    deadline: opts.deadlineMs ? t0 + opts.deadlineMs : null,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+  };
+  const [run] = await db.insert(harvestRuns).values({ trigger: opts.trigger, holder, status: "running", startedAt }).returning({ id: harvestRuns.id });
+  const sources = opts.sources ?? [...HARVEST_SOURCES];
+  let failure: Error | null = null;
+  try {
+    await purgeExpiredLeases(db, clock());
+    if (sources.includes("registry") && opts.registry !== false) await registryStep(ctx, opts.registry ?? "incremental");
+    await refreshPlannerStatistics(db);
+    for (const s of sources) if (s !== "registry") await runSource(ctx, SPECS[s] as never);
+  } catch (err) {
+    failure = err as Error;
+  }
+  const status: HarvestResult["status"] = failure ? "failed" : Object.keys(ctx.stopped).length || ctx.errors.length ? "partial" : "succeeded";
+  if (failure) noteError(ctx, "registry", "run", failure.message);
+  await db
+    .update(harvestRuns)
+    .set({ status, finishedAt: clock(), counts: ctx.counts, calls: ctx.calls, stopped: ctx.stopped, errors: ctx.errors, changes: ctx.changes })
+    .where(eq(harvestRuns.id, run.id));
+  if (failure) throw failure;
+  return { runId: run.id, status, counts: ctx.counts, calls: ctx.calls, stopped: ctx.stopped, errors: ctx.errors, changes: ctx.changes, durationMs: Date.now() - t0 };
+}
+
+async function registryStep(ctx: HarvestContext, mode: "incremental" | "full"): Promise<void> {
+  const cooling = await cooldownUntil(ctx.db, "registry", ctx.clock());
+  if (cooling) {
+    ctx.stopped.registry = `cooldown until ${cooling.until.toISOString()} (${cooling.reason})`;
+    return;
+  }
+  const [{ top }] = await ctx.db.select({ top: max(changes.id) }).from(changes);
+  ctx.counts.registry.attempted = 1;
+  try {
+    const r = await ingestFromRegistry(ctx.db, {
+      baseUrl: registryUrl(),
+      mode,
+      http: httpFor(ctx, "registry"),
+      onProgress: ({ entries }) => ctx.onProgress?.({ source: "registry", due: 0, attempted: entries, observed: 0, failed: 0, calls: ctx.calls.registry }),
+    });
+    ctx.counts.registry.observed = r.counts.entries;
+    const byKind = await ctx.db
+      .select({ kind: changes.kind, n: sql<number>`count(*)::int` })
+      .from(changes)
+      .where(gt(changes.id, top ?? 0))
+      .groupBy(changes.kind);
+    for (const { kind, n } of byKind) ctx.changes[kind] = (ctx.changes[kind] ?? 0) + Number(n);
+  } catch (err) {
+    // the crawl is all-or-nothing: the catalog is unchanged and the next run retries
+    ctx.counts.registry.failed = 1;
+    noteError(ctx, "registry", registryUrl(), (err as Error).message);
+    if (err instanceof RateLimitedError && err.retryAt) {
+      await setCooldown(ctx.db, "registry", err.retryAt, err.message, ctx.clock());
+      ctx.stopped.registry = `rate limited until ${err.retryAt.toISOString()}`;
+    }
+  }
+}
+
+/**
+ * The due queries join the catalog with observation and lease tables that a
+ * run fills from empty; without fresh statistics (PGlite has no autovacuum)
+ * the planner keeps plans made for empty tables and a chunk's query slows from
+ * milliseconds to seconds. Postgres skips tables we do not own, harmlessly.
+ */
+async function refreshPlannerStatistics(db: Db): Promise<void> {
+  try {
+    await db.execute(
+      sql.raw("analyze servers, server_packages, server_remotes, repositories, repository_observations, package_observations, vuln_observations, remote_observations, leases"),
+    );
+  } catch {
+    /* statistics are an optimisation */
+  }
+}

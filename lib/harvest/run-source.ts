@@ -1,0 +1,139 @@
+import { HARVEST_LEASE_MS } from "@/lib/config";
+import { RateLimitedError } from "@/lib/sources/http";
+import { cooldownUntil, setCooldown } from "./cooldowns";
+import { httpFor, noteError, type HarvestContext, type SourceSpec } from "./harvest-context";
+import { claimItems, leaseKey, releaseItems } from "./leases";
+import { recordChanges } from "./record-changes";
+
+/** Due items read per query; chunks are taken from this window. */
+const SELECT_WINDOW = 5_000;
+
+/**
+ * The loop every source shares: take the stalest due items a chunk at a time,
+ * lease them, ask upstream, and write the answers and the changes they reveal
+ * in one transaction per chunk, until nothing is due, the budget or deadline
+ * is reached, or the upstream says stop. Each chunk is durable on its own, so a
+ * run can stop anywhere and the next one resumes with what is still due.
+ */
+export async function runSource<I, R>(ctx: HarvestContext, spec: SourceSpec<I, R>): Promise<void> {
+  const { source } = spec;
+  const counts = ctx.counts[source];
+  const cooling = await cooldownUntil(ctx.db, source, ctx.clock());
+  if (cooling) {
+    ctx.stopped[source] = `cooldown until ${cooling.until.toISOString()} (${cooling.reason})`;
+    return;
+  }
+  counts.due = await spec.countDue(ctx);
+  const progress = () => ctx.onProgress?.({ source, ...counts, calls: ctx.calls[source] });
+  progress();
+  let window: I[] = [];
+  let selectedAt = ctx.clock();
+  for (;;) {
+    if (ctx.signal?.aborted) {
+      ctx.stopped[source] = "aborted";
+      return;
+    }
+    if (ctx.deadline !== null && Date.now() >= ctx.deadline) {
+      ctx.stopped[source] = "deadline";
+      return;
+    }
+    if (ctx.calls[source] >= ctx.budget[source]) {
+      ctx.stopped[source] = "budget";
+      return;
+    }
+    // The due list is read a window at a time (one query, not one per chunk);
+    // items another run touched since then are dropped at claim time.
+    if (!window.length) {
+      selectedAt = ctx.clock();
+      window = await spec.selectDue(ctx, SELECT_WINDOW);
+      if (!window.length) return;
+    }
+    const items = window.splice(0, spec.chunkSize);
+    const keyOf = (i: I) => leaseKey(source, spec.key(i));
+    const claimed = await claimItems(ctx.db, items.map(keyOf), ctx.holder, HARVEST_LEASE_MS, ctx.clock());
+    let mine = items.filter((i) => claimed.has(keyOf(i)));
+    if (!mine.length) continue;
+    const touched = await spec.touchedSince(ctx, mine, selectedAt);
+    if (touched.size) {
+      await releaseItems(ctx.db, mine.filter((i) => touched.has(spec.key(i))).map(keyOf), ctx.holder);
+      mine = mine.filter((i) => !touched.has(spec.key(i)));
+      if (!mine.length) continue;
+    }
+
+    let results: R[];
+    let rateLimited: RateLimitedError | null = null;
+    try {
+      results = await spec.fetch(ctx, mine);
+    } catch (err) {
+      if (err instanceof RateLimitedError) rateLimited = err;
+      const msg = (err as Error).message;
+      results = mine.map(() => spec.failure(msg));
+    }
+    const at = ctx.clock();
+    await ctx.db.transaction(async (tx) => {
+      const found = await spec.write(ctx, tx, mine, results, at);
+      const rows = await recordChanges(tx, found);
+      for (const r of rows) ctx.changes[r.kind] = (ctx.changes[r.kind] ?? 0) + 1;
+    });
+    rateLimited ??= ctx.rateLimits[source] ?? null;
+    const failedKeys: string[] = [];
+    mine.forEach((item, i) => {
+      counts.attempted++;
+      if (spec.failed(results[i])) {
+        counts.failed++;
+        failedKeys.push(keyOf(item));
+        noteError(ctx, source, spec.key(item), String((results[i] as { error?: string }).error ?? "failed"));
+      } else counts.observed++;
+    });
+    await releaseItems(ctx.db, failedKeys, ctx.holder);
+    progress();
+    if (rateLimited) {
+      await setCooldown(ctx.db, source, rateLimited.retryAt!, rateLimited.message, ctx.clock());
+      ctx.stopped[source] = `rate limited until ${rateLimited.retryAt!.toISOString()}`;
+      return;
+    }
+  }
+}
+
+/**
+ * Runs `fn` over items with at most `n` in flight, results in item order. When
+ * one call is rate limited the rest are not sent: they get `failure` and the
+ * limit is noted on the context, so the loop stops the source after writing
+ * what was answered.
+ */
+export async function poolRespectingLimits<T, R>(
+  ctx: HarvestContext,
+  source: HarvestContext["rateLimits"] extends Partial<Record<infer S, unknown>> ? S : never,
+  items: T[],
+  n: number,
+  fn: (item: T) => Promise<R>,
+  failure: (error: string) => R,
+): Promise<R[]> {
+  return pool(items, n, async (item) => {
+    const limited = ctx.rateLimits[source];
+    if (limited) return failure(limited.message);
+    try {
+      return await fn(item);
+    } catch (err) {
+      if (err instanceof RateLimitedError) ctx.rateLimits[source] ??= err;
+      return failure((err as Error).message);
+    }
+  });
+}
+
+/** Runs `fn` over items with at most `n` in flight, results in item order. */
+export async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(n, items.length)) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+export { httpFor };

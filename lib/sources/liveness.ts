@@ -1,0 +1,139 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { livenessTimeoutMs } from "@/lib/config";
+import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
+
+/**
+ * One liveness probe: MCP initialize, then tools/list (every page).
+ * - up: both answered (or the endpoint answered 401/403: up, but closed);
+ * - down: the endpoint answered something else (an HTTP error status, a
+ *   refused connection, a name that does not resolve, a protocol error);
+ * - unreachable: the probe did not get an answer (our timeout, a connection
+ *   reset on the way, a transient DNS failure, a refused non-public address).
+ *   Only attempted_at moves: not answering in time is not evidence of down.
+ */
+export type ProbeResult =
+  | {
+      outcome: "up";
+      httpStatus: number | null;
+      authRequired: boolean;
+      toolsHash: string | null;
+      toolsCount: number | null;
+      serverInfo: string | null;
+      protocolVersion: string | null;
+    }
+  | { outcome: "down"; httpStatus: number | null; error: string }
+  | { outcome: "unreachable"; error: string };
+
+type Tool = { name: string; description?: string; inputSchema?: unknown; outputSchema?: unknown; annotations?: unknown; title?: string };
+
+/** sha256 over the RFC 8785 canonical JSON of the tools, sorted by name: stable across key order and page splits. */
+export function toolsHash(tools: Tool[]): string {
+  const list = tools
+    .map((t) => ({
+      name: t.name,
+      title: t.title ?? null,
+      description: t.description ?? null,
+      inputSchema: t.inputSchema ?? null,
+      outputSchema: t.outputSchema ?? null,
+      annotations: t.annotations ?? null,
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return `sha256:${createHash("sha256").update(canonicalize(list) ?? "[]").digest("hex")}`;
+}
+
+const MAX_TOOL_PAGES = 20;
+
+const TRANSIENT_CODES = new Set(["EAI_AGAIN", "ECONNRESET", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+function causeCode(err: unknown): string | null {
+  for (let e = err as { cause?: unknown; code?: unknown } | undefined, i = 0; e && i < 6; e = e.cause as typeof e, i++) {
+    if (typeof e.code === "string") return e.code;
+  }
+  return null;
+}
+
+function blocked(err: unknown): boolean {
+  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 6; e = e.cause as typeof e, i++) if (e instanceof OutboundBlockedError) return true;
+  return false;
+}
+
+export async function probeRemote(url: string, type: string, opts: { timeoutMs?: number; onCall?: () => void } = {}): Promise<ProbeResult> {
+  const timeoutMs = opts.timeoutMs ?? livenessTimeoutMs();
+  const deadline = AbortSignal.timeout(timeoutMs);
+  let lastStatus: number | null = null;
+  const fetchImpl = async (input: string | URL, init?: RequestInit) => {
+    opts.onCall?.();
+    const res = await fetchPublic(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+    lastStatus = res.status;
+    return res;
+  };
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return { outcome: "unreachable", error: `not a URL: ${url}` };
+  }
+  const transport: Transport =
+    type === "sse" ? new SSEClientTransport(target, { fetch: fetchImpl }) : new StreamableHTTPClientTransport(target, { fetch: fetchImpl });
+  const client = new Client({ name: "mcp-preflight-liveness", version: "1" }, { capabilities: {} });
+  const timedOut = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { name: "TimeoutError" }));
+    if (deadline.aborted) onAbort();
+    else deadline.addEventListener("abort", onAbort, { once: true });
+  });
+  timedOut.catch(() => {});
+  try {
+    const run = async () => {
+      await client.connect(transport, { timeout: timeoutMs });
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+        const res = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+        tools.push(...(res.tools as Tool[]));
+        cursor = res.nextCursor;
+        if (!cursor) break;
+      }
+      const info = client.getServerVersion();
+      return {
+        outcome: "up" as const,
+        httpStatus: lastStatus,
+        authRequired: false,
+        toolsHash: toolsHash(tools),
+        toolsCount: tools.length,
+        serverInfo: info ? `${info.name}@${info.version}` : null,
+        protocolVersion: (transport as { protocolVersion?: string }).protocolVersion ?? null,
+      };
+    };
+    return await Promise.race([run(), timedOut]);
+  } catch (err) {
+    const e = err as Error;
+    if (blocked(err)) return { outcome: "unreachable", error: `refused: ${e.message}` };
+    const status =
+      err instanceof StreamableHTTPError && typeof err.code === "number" && err.code >= 100
+        ? err.code
+        : err instanceof SseError && typeof err.code === "number" && err.code >= 100
+          ? err.code
+          : lastStatus && lastStatus >= 400
+            ? lastStatus
+            : null;
+    if (status === 401 || status === 403) {
+      return { outcome: "up", httpStatus: status, authRequired: true, toolsHash: null, toolsCount: null, serverInfo: null, protocolVersion: null };
+    }
+    if (status && status >= 400) return { outcome: "down", httpStatus: status, error: `HTTP ${status}` };
+    const code = causeCode(err);
+    if (e.name === "TimeoutError" || e.name === "AbortError" || deadline.aborted || /timed? ?out/i.test(e.message)) {
+      return { outcome: "unreachable", error: `timed out after ${timeoutMs} ms` };
+    }
+    // transient faults on the way (ours or the network's) say nothing about the endpoint
+    if (code && TRANSIENT_CODES.has(code)) return { outcome: "unreachable", error: code };
+    if (code) return { outcome: "down", httpStatus: null, error: code };
+    return { outcome: "down", httpStatus: lastStatus, error: e.message.slice(0, 300) };
+  } finally {
+    await client.close().catch(() => {});
+  }
+}

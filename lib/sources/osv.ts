@@ -1,0 +1,87 @@
+import { OSV_BATCH, osvApiUrl } from "@/lib/config";
+import { normalizePypiName } from "./pypi";
+import { upstreamRequest, UpstreamError, type FetchJsonOptions } from "./http";
+
+export interface OsvQuery {
+  ecosystem: string; // our word: jspkg | pypkg
+  name: string;
+  version: string;
+}
+
+export interface OsvHit {
+  id: string;
+  modified: string | null;
+}
+
+/** Ecosystem strings are exact and case-sensitive on OSV. */
+export const OSV_ECOSYSTEM: Record<string, string> = { jspkg: "npm", pypkg: "PyPI" };
+
+const osvPackage = (q: OsvQuery) => ({
+  ecosystem: OSV_ECOSYSTEM[q.ecosystem],
+  // npm names are compared exactly; PyPI names PEP 503-normalised
+  name: q.ecosystem === "pypkg" ? normalizePypiName(q.name) : q.name,
+});
+
+type Obj = Record<string, any>;
+
+/**
+ * POST /v1/querybatch with at most 1,000 queries; results come back in query
+ * order, `{}` for no match. Queries whose result carries next_page_token are
+ * re-sent alone with their token until exhausted.
+ */
+export async function osvQueryBatch(queries: OsvQuery[], http: FetchJsonOptions = {}): Promise<OsvHit[][]> {
+  if (queries.length > OSV_BATCH) throw new Error(`querybatch takes at most ${OSV_BATCH} queries`);
+  const out: OsvHit[][] = queries.map(() => []);
+  let pending: { index: number; token?: string }[] = queries.map((_, index) => ({ index }));
+  for (let round = 0; pending.length && round < 20; round++) {
+    const body = { queries: pending.map((p) => ({ package: osvPackage(queries[p.index]), version: queries[p.index].version, ...(p.token ? { page_token: p.token } : {}) })) };
+    const url = `${osvApiUrl()}/v1/querybatch`;
+    const res = await upstreamRequest(url, { ...http, method: "POST", body: JSON.stringify(body), json: true });
+    if (res.status !== 200) throw new UpstreamError(`${url}: HTTP ${res.status} ${res.text.slice(0, 200)}`, res.status);
+    const results = (res.body as Obj)?.results;
+    if (!Array.isArray(results) || results.length !== pending.length) throw new UpstreamError(`${url}: ${pending.length} queries, ${Array.isArray(results) ? results.length : "no"} results`, 200);
+    const next: typeof pending = [];
+    results.forEach((r: Obj, i: number) => {
+      const { index } = pending[i];
+      for (const v of Array.isArray(r?.vulns) ? r.vulns : []) if (typeof v?.id === "string") out[index].push({ id: v.id, modified: v.modified ?? null });
+      if (typeof r?.next_page_token === "string" && r.next_page_token) next.push({ index, token: r.next_page_token });
+    });
+    pending = next;
+  }
+  if (pending.length) throw new UpstreamError("OSV querybatch: page tokens did not end", 200);
+  return out;
+}
+
+export interface OsvRecord {
+  id: string;
+  modified: Date | null;
+  summary: string | null;
+  severity: string | null;
+  aliases: string[];
+  withdrawn: Date | null;
+}
+
+function severityOf(v: Obj): string | null {
+  const word = v.database_specific?.severity;
+  if (typeof word === "string" && word) return word.toUpperCase();
+  const s = Array.isArray(v.severity) ? v.severity.find((x: Obj) => typeof x?.score === "string") : null;
+  return s ? String(s.score) : null;
+}
+
+/** GET /v1/vulns/{id}; null when OSV does not know the id (404). */
+export async function osvGetVuln(id: string, http: FetchJsonOptions = {}): Promise<OsvRecord | null> {
+  const url = `${osvApiUrl()}/v1/vulns/${encodeURIComponent(id)}`;
+  const res = await upstreamRequest(url, { ...http, json: true });
+  if (res.status === 404) return null;
+  if (res.status !== 200) throw new UpstreamError(`${url}: HTTP ${res.status}`, res.status);
+  const v = res.body as Obj;
+  if (!v || typeof v.id !== "string") throw new UpstreamError(`${url}: not an OSV record`, 200);
+  return {
+    id: v.id,
+    modified: v.modified ? new Date(v.modified) : null,
+    summary: typeof v.summary === "string" ? v.summary : typeof v.details === "string" ? v.details.slice(0, 200) : null,
+    severity: severityOf(v),
+    aliases: Array.isArray(v.aliases) ? v.aliases.filter((a: unknown) => typeof a === "string") : [],
+    withdrawn: v.withdrawn ? new Date(v.withdrawn) : null,
+  };
+}
