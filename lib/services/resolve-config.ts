@@ -12,6 +12,7 @@ import {
 } from "@/lib/config-audit";
 import type { Queryable } from "@/lib/db/client";
 import type { ResolveEntry, ResolveResult } from "@/lib/schemas/config-audit";
+import { log } from "@/lib/log";
 import { lookupCatalogServers } from "./lookup-catalog-servers";
 
 export interface ConfigInput {
@@ -29,8 +30,9 @@ export function parseConfigOrThrow(input: ConfigInput): ParsedConfig {
     if (err instanceof ConfigParseError) {
       throw new ApiError("invalid_request", `the config file cannot be read: ${err.message}`);
     }
-    // a parser bug or a hostile body must still be the caller's 400, never a 500
+    // a parser bug or a hostile body must still be the caller's 400, never a 500; the log keeps the bug visible
     if (err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError) {
+      log.warn("config parser failed unexpectedly", { error: err.message, filename: input.filename ?? null, bytes: input.text.length });
       throw new ApiError("invalid_request", "the config file cannot be read: it is not a JSON, JSON-with-comments, TOML or YAML MCP config (line 1, column 1)");
     }
     throw err;
