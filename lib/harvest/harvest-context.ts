@@ -38,6 +38,9 @@ export interface HarvestContext {
   errors: { source: SourceName; item: string; error: string }[];
   /** Set by a fetch that was told to stop part-way through a chunk; the loop stops the source after writing. */
   rateLimits: Partial<Record<SourceName, RateLimitedError>>;
+  /** Consecutive failed calls per source; past FAILURE_STREAK_LIMIT the source stops for this run. */
+  failStreak: Partial<Record<SourceName, number>>;
+  tripped: Partial<Record<SourceName, string>>;
   changes: Record<string, number>;
   budget: Record<Exclude<SourceName, "registry">, number>;
   /** Epoch ms after which no new chunk starts. */
@@ -52,6 +55,13 @@ export function httpFor(ctx: HarvestContext, source: SourceName): FetchJsonOptio
 }
 
 export const MAX_RUN_ERRORS = 50;
+
+/** After this many failures in a row a source is treated as down for the rest of the run. */
+export const FAILURE_STREAK_LIMIT = 20;
+
+/** A fetch result for an item that was not sent (the source stopped first): nothing is written for it. */
+export const SKIPPED = Symbol("skipped");
+export type Skipped = typeof SKIPPED;
 
 export function noteError(ctx: HarvestContext, source: SourceName, item: string, error: string): void {
   if (ctx.errors.length < MAX_RUN_ERRORS) ctx.errors.push({ source, item, error: error.slice(0, 500) });
@@ -69,7 +79,7 @@ export interface SourceSpec<I, R> {
   /** Keys of items whose attempt was recorded at or after `since` (by another run): they are no longer due. */
   touchedSince(ctx: HarvestContext, items: I[], since: Date): Promise<Set<string>>;
   /** Upstream answers in item order. May throw RateLimitedError: the source stops until the reset. */
-  fetch(ctx: HarvestContext, items: I[]): Promise<R[]>;
+  fetch(ctx: HarvestContext, items: I[]): Promise<(R | Skipped)[]>;
   /** The answer recorded for every item of a chunk whose fetch threw. */
   failure(error: string): R;
   failed(result: R): boolean;

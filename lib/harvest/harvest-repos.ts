@@ -5,7 +5,7 @@ import { repositoryObservations, servers } from "@/lib/db/schema";
 import { fetchRepoRest, fetchReposGraphql, GraphqlResourceLimitError, repoKey, type RepoAnswer, type RepoRef } from "@/lib/sources/github";
 import type { FetchJsonOptions } from "@/lib/sources/http";
 import { query, ts } from "./db-helpers";
-import { httpFor, type HarvestContext, type SourceSpec } from "./harvest-context";
+import { httpFor, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
 import { poolRespectingLimits } from "./run-source";
 import { stateChanges } from "./state-changes";
@@ -80,8 +80,11 @@ export const repoSource: SourceSpec<RepoItem, RepoAnswer> = {
     const answers = await fetchGraphqlChunk(items, http);
     const fallback = items.filter((it) => answers.get(repoKey(it))?.kind === "fallback");
     const viaRest = await poolRespectingLimits(ctx, "repo", fallback, 2, (it) => fetchRepoRest(it, null, http), (error) => ({ kind: "error" as const, error }));
-    fallback.forEach((it, i) => answers.set(repoKey(it), viaRest[i]));
-    return items.map((it) => (answers.get(repoKey(it)) as RepoAnswer | undefined) ?? { kind: "error", error: "no answer" });
+    const final = new Map<string, RepoAnswer | Skipped>(
+      [...answers].map(([k, v]) => [k, v.kind === "fallback" ? { kind: "error" as const, error: v.error } : v]),
+    );
+    fallback.forEach((it, i) => final.set(repoKey(it), viaRest[i]));
+    return items.map((it) => final.get(repoKey(it)) ?? { kind: "error", error: "no answer" });
   },
 
   async write(ctx, tx: Tx, items, results, at) {

@@ -66,6 +66,8 @@ export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestR
     stopped: {},
     errors: [],
     rateLimits: {},
+    failStreak: {},
+    tripped: {},
     changes: {},
     budget: { ...HARVEST_CALL_BUDGET, ...opts.budget },
     deadline: opts.deadlineMs ? t0 + opts.deadlineMs : null,

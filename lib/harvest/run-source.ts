@@ -1,7 +1,7 @@
 import { HARVEST_LEASE_MS } from "@/lib/config";
 import { RateLimitedError } from "@/lib/sources/http";
 import { cooldownUntil, setCooldown } from "./cooldowns";
-import { httpFor, noteError, type HarvestContext, type SourceSpec } from "./harvest-context";
+import { FAILURE_STREAK_LIMIT, httpFor, noteError, SKIPPED, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { claimItems, leaseKey, releaseItems } from "./leases";
 import { recordChanges } from "./record-changes";
 
@@ -60,24 +60,31 @@ export async function runSource<I, R>(ctx: HarvestContext, spec: SourceSpec<I, R
       if (!mine.length) continue;
     }
 
-    let results: R[];
+    let answers: (R | Skipped)[];
     let rateLimited: RateLimitedError | null = null;
     try {
-      results = await spec.fetch(ctx, mine);
+      answers = await spec.fetch(ctx, mine);
     } catch (err) {
       if (err instanceof RateLimitedError) rateLimited = err;
       const msg = (err as Error).message;
-      results = mine.map(() => spec.failure(msg));
+      answers = mine.map(() => spec.failure(msg));
     }
+    // items the source stopped before sending are given back untouched
+    const skipped = mine.filter((_, i) => answers[i] === SKIPPED);
+    if (skipped.length) await releaseItems(ctx.db, skipped.map(keyOf), ctx.holder);
+    const sent = mine.filter((_, i) => answers[i] !== SKIPPED);
+    const results = answers.filter((r): r is R => r !== SKIPPED);
     const at = ctx.clock();
-    await ctx.db.transaction(async (tx) => {
-      const found = await spec.write(ctx, tx, mine, results, at);
-      const rows = await recordChanges(tx, found);
-      for (const r of rows) ctx.changes[r.kind] = (ctx.changes[r.kind] ?? 0) + 1;
-    });
+    if (sent.length) {
+      await ctx.db.transaction(async (tx) => {
+        const found = await spec.write(ctx, tx, sent, results, at);
+        const rows = await recordChanges(tx, found);
+        for (const r of rows) ctx.changes[r.kind] = (ctx.changes[r.kind] ?? 0) + 1;
+      });
+    }
     rateLimited ??= ctx.rateLimits[source] ?? null;
     const failedKeys: string[] = [];
-    mine.forEach((item, i) => {
+    sent.forEach((item, i) => {
       counts.attempted++;
       if (spec.failed(results[i])) {
         counts.failed++;
@@ -92,32 +99,42 @@ export async function runSource<I, R>(ctx: HarvestContext, spec: SourceSpec<I, R
       ctx.stopped[source] = `rate limited until ${rateLimited.retryAt!.toISOString()}`;
       return;
     }
+    if (ctx.tripped[source]) {
+      ctx.stopped[source] = `upstream failing: ${ctx.tripped[source]}`;
+      return;
+    }
   }
 }
 
 /**
  * Runs `fn` over items with at most `n` in flight, results in item order. When
- * one call is rate limited the rest are not sent: they get `failure` and the
- * limit is noted on the context, so the loop stops the source after writing
- * what was answered.
+ * one call is rate limited, or FAILURE_STREAK_LIMIT calls in a row fail, the
+ * rest are not sent (SKIPPED: nothing is written for them) and the loop stops
+ * the source after writing what was answered, instead of hammering it.
  */
-export async function poolRespectingLimits<T, R>(
+export async function poolRespectingLimits<T, R extends { kind: string }>(
   ctx: HarvestContext,
-  source: HarvestContext["rateLimits"] extends Partial<Record<infer S, unknown>> ? S : never,
+  source: keyof HarvestContext["calls"],
   items: T[],
   n: number,
   fn: (item: T) => Promise<R>,
   failure: (error: string) => R,
-): Promise<R[]> {
-  return pool(items, n, async (item) => {
-    const limited = ctx.rateLimits[source];
-    if (limited) return failure(limited.message);
+): Promise<(R | Skipped)[]> {
+  return pool(items, n, async (item): Promise<R | Skipped> => {
+    if (ctx.rateLimits[source] || ctx.tripped[source]) return SKIPPED;
+    let r: R;
     try {
-      return await fn(item);
+      r = await fn(item);
     } catch (err) {
       if (err instanceof RateLimitedError) ctx.rateLimits[source] ??= err;
-      return failure((err as Error).message);
+      r = failure((err as Error).message);
     }
+    // a run of failures means the upstream is down: stop asking it until the next run
+    if (r.kind === "error") {
+      const streak = (ctx.failStreak[source] = (ctx.failStreak[source] ?? 0) + 1);
+      if (streak >= FAILURE_STREAK_LIMIT) ctx.tripped[source] ??= `${streak} failures in a row, last: ${(r as unknown as { error: string }).error}`;
+    } else ctx.failStreak[source] = 0;
+    return r;
   });
 }
 

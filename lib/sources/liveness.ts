@@ -48,6 +48,7 @@ export function toolsHash(tools: Tool[]): string {
 
 const MAX_TOOL_PAGES = 20;
 
+const TRANSIENT_MESSAGE = /other side closed|socket hang up|ECONNRESET|EPIPE|terminated|timed? ?out/i;
 const TRANSIENT_CODES = new Set(["EAI_AGAIN", "ECONNRESET", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 function causeCode(err: unknown): string | null {
@@ -131,6 +132,8 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
     }
     // transient faults on the way (ours or the network's) say nothing about the endpoint
     if (code && TRANSIENT_CODES.has(code)) return { outcome: "unreachable", error: code };
+    // the SSE transport reports fetch failures as text only
+    if (!code && TRANSIENT_MESSAGE.test(e.message)) return { outcome: "unreachable", error: e.message.slice(0, 300) };
     if (code) return { outcome: "down", httpStatus: null, error: code };
     return { outcome: "down", httpStatus: lastStatus, error: e.message.slice(0, 300) };
   } finally {

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { count, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { changes, registrySyncs, sourceCooldowns } from "@/lib/db/schema";
+import { runHarvest } from "@/lib/harvest/run-harvest";
+import type { FaultKind } from "@/scripts/fake-upstreams/faults";
+import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
+import { resetDb } from "../helpers/db";
+import { startWorld } from "../helpers/harvest-world";
+import { dumpCatalog } from "../helpers/table-dump";
+
+const HOUR = 3_600_000;
+const HTTP = { retries: 1, backoffMs: 5, timeoutMs: 1_000, maxRetryAfterMs: 1_000 };
+
+/** Every stored fact (values and observation times), without the attempt bookkeeping. */
+async function storedFacts(db: Db) {
+  const q = async (s: string) => ((await db.execute(s as never)) as unknown as { rows: unknown[] }).rows;
+  return {
+    repos: await q(`select repository_id, exists, http_status, archived, disabled, fork, pushed_at, stars, owner_login, owner_type, renamed_to, host_repo_id, observed_at
+                    from repository_observations order by 1`),
+    packages: await q(`select ecosystem, identifier, exists, unpublished, latest_version, versions, deprecated, observed_at, advisories, advisories_version, advisories_observed_at
+                       from package_observations order by 1, 2`),
+    vulns: await q(`select ecosystem, identifier, listed_version, queried_version, advisories, observed_at from vuln_observations order by 1, 2, 3`),
+    remotes: await q(`select url, type, live, http_status, tools_hash, tools_count, server_info, observed_at from remote_observations order by 1`),
+    advisories: await q(`select id, modified, summary, severity from osv_advisories order by 1`),
+  };
+}
+
+async function attemptedAt(db: Db, at: Date): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of ["repository_observations", "package_observations", "vuln_observations", "remote_observations"]) {
+    const res = (await db.execute(`select count(*)::int as n from ${t} where attempted_at = '${at.toISOString()}'::timestamptz` as never)) as unknown as { rows: { n: number }[] };
+    out[t] = res.rows[0].n;
+  }
+  return out;
+}
+
+type Round = Record<"registry" | "github" | "npm" | "pypi" | "osv" | "mcp", FaultKind>;
+// Together the two rounds put every fault kind on every source that can show it.
+const ROUNDS: [string, Round][] = [
+  ["500 / 429 / malformed / reset / timeout", { registry: "500", github: "429", npm: "malformed", pypi: "reset", osv: "timeout", mcp: "timeout" }],
+  ["reset / timeout / 429 / 500 / malformed", { registry: "reset", github: "timeout", npm: "429", pypi: "500", osv: "malformed", mcp: "reset" }],
+  ["429 everywhere", { registry: "429", github: "malformed", npm: "timeout", pypi: "429", osv: "429", mcp: "timeout" }],
+];
+
+describe("harvesting under injected upstream faults", () => {
+  let fake: FakeUpstreams;
+  let db: Db;
+  // cooldowns hold the upstream's real reset time, so this clock starts at the real now
+  let now = Math.floor(Date.now() / 1000) * 1000;
+  const clock = () => new Date(now);
+  const harvest = () => runHarvest(db, { trigger: "test", http: HTTP, clock });
+
+  beforeAll(async () => {
+    ({ fake } = await startWorld(250, 3));
+    process.env.LIVENESS_TIMEOUT_MS = "1500";
+    db = await resetDb();
+    const first = await harvest();
+    expect(first.status, JSON.stringify(first.errors.slice(0, 3))).toBe("succeeded");
+  });
+  afterAll(() => fake?.close());
+
+  for (const [name, round] of ROUNDS) {
+    it(`${name}: no stored fact is lost or replaced, and the next run completes the work`, async () => {
+      const facts = await storedFacts(db);
+      const catalog = await dumpCatalog(db);
+      const [{ n: changesBefore }] = await db.select({ n: count() }).from(changes);
+      now += 25 * HOUR; // everything is due again
+
+      for (const [source, kind] of Object.entries(round)) fake.faults.add({ source, kind, count: Infinity, resetAfterSec: 60 });
+      const faulty = await harvest();
+      fake.faults.clear();
+
+      expect(faulty.status).toBe("partial");
+      for (const s of ["repo", "jspkg", "pypkg", "vuln", "liveness"] as const) {
+        expect(faulty.counts[s].observed, `${s} observed under ${round}`).toBe(0);
+        expect(faulty.counts[s].failed, `${s} failed`).toBeGreaterThan(0);
+      }
+      expect(faulty.counts.registry.failed).toBe(1);
+      // values and observation times are exactly as before; only attempts moved
+      expect(await storedFacts(db)).toEqual(facts);
+      expect(await dumpCatalog(db)).toEqual(catalog);
+      const attempted = await attemptedAt(db, clock());
+      for (const [t, n] of Object.entries(attempted)) expect(n, t).toBeGreaterThan(0);
+      const [{ n: changesAfter }] = await db.select({ n: count() }).from(changes);
+      expect(changesAfter).toBe(changesBefore);
+      const [lastSync] = await db.select().from(registrySyncs).orderBy(registrySyncs.id).limit(1).offset((await db.select({ n: count() }).from(registrySyncs))[0].n - 1);
+      expect(lastSync.status).toBe("failed");
+      // a 429 stops its source until the reset the upstream gave
+      for (const [source, kind] of Object.entries(round)) {
+        if (kind !== "429") continue;
+        const ours = { registry: "registry", github: "repo", npm: "jspkg", pypi: "pypkg", osv: "vuln", mcp: "liveness" }[source]!;
+        expect(faulty.stopped[ours as keyof typeof faulty.stopped], ours).toMatch(/^rate limited until/);
+        const [cd] = await db.select().from(sourceCooldowns).where(eq(sourceCooldowns.source, ours));
+        expect(cd.until.getTime()).toBeGreaterThan(Date.now());
+      }
+
+      now += HOUR; // past every cooldown
+      const recovered = await harvest();
+      expect(recovered.status, JSON.stringify(recovered.errors.slice(0, 3))).toBe("succeeded");
+      for (const s of ["repo", "jspkg", "pypkg", "vuln", "liveness"] as const) {
+        expect(recovered.counts[s].failed, s).toBe(0);
+        expect(recovered.counts[s].observed, s).toBe(recovered.counts[s].due);
+      }
+      const after = await storedFacts(db);
+      // the same facts, now observed at this run's time
+      const strip = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === "observed_at" || k === "advisories_observed_at" ? undefined : v)));
+      expect(strip(after)).toEqual(strip(facts));
+      for (const table of ["repos", "packages", "remotes"] as const) {
+        for (const row of after[table] as { observed_at: string | Date | null }[]) expect(new Date(row.observed_at!).getTime(), table).toBe(now);
+      }
+    });
+  }
+});
