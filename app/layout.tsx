@@ -21,6 +21,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </a>
           <nav aria-label="Main">
             <a href="/">Search</a>
+            <a href="/audit">Config audit</a>
           </nav>
         </header>
         <main id="main">{children}</main>

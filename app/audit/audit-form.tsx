@@ -1,0 +1,250 @@
+"use client";
+
+import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from "react";
+import { formatAuditText } from "@/lib/config-audit/format-text";
+import type { AuditResult } from "@/lib/schemas/config-audit";
+import styles from "./audit.module.css";
+
+const MAX_BYTES = 256 * 1024;
+const EXIT_MEANING: Record<number, string> = {
+  0: "exit code 0: nothing blocks",
+  1: "exit code 1: at least one server is BLOCK",
+  2: "exit code 2 (strict): at least one server needs REVIEW or is UNKNOWN",
+};
+
+/** Paste or drop a config, POST it to /v1/audit, show a verdict table; the text form downloads as a file. */
+export function AuditForm() {
+  const id = useId();
+  const [text, setText] = useState("");
+  const [filename, setFilename] = useState("");
+  const [policy, setPolicy] = useState("builtin:baseline");
+  const [strict, setStrict] = useState(false);
+  const [apiKey, setApiKey] = useState("");
+  const [dragging, setDragging] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<AuditResult | null>(null);
+  const resultsRef = useRef<HTMLHeadingElement>(null);
+
+  // move focus to the results once they are on screen, so keyboard and screen-reader users land on them
+  useEffect(() => {
+    if (result) resultsRef.current?.focus();
+  }, [result]);
+
+  async function readFile(file: File | undefined) {
+    if (!file) return;
+    if (file.size > MAX_BYTES) {
+      setError(`${file.name} is ${file.size.toLocaleString("en")} bytes; the audit takes files up to 256 KiB.`);
+      return;
+    }
+    setText(await file.text());
+    setFilename(file.name);
+    setError(null);
+  }
+
+  function onDrop(e: DragEvent<HTMLTextAreaElement>) {
+    e.preventDefault();
+    setDragging(false);
+    void readFile(e.dataTransfer.files?.[0]);
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setPending(true);
+    setError(null);
+    setResult(null);
+    const params = new URLSearchParams({ policy_id: policy });
+    if (strict) params.set("strict", "1");
+    if (filename.trim()) params.set("filename", filename.trim());
+    try {
+      const headers: Record<string, string> = { accept: "application/json", "content-type": "text/plain; charset=utf-8" };
+      if (apiKey.trim()) headers["x-api-key"] = apiKey.trim();
+      const res = await fetch(`/v1/audit?${params}`, { method: "POST", body: text, headers });
+      const body = await res.json().catch(() => null);
+      if (!res.ok || !body?.ok) {
+        const retry = body?.retry_after ? ` Try again in ${Math.ceil(body.retry_after / 3600)} h, or use an API key.` : "";
+        setError(`${res.status} ${body?.error ?? "error"}: ${body?.message ?? "the audit failed"}.${retry}`);
+      } else {
+        setResult(body as AuditResult);
+      }
+    } catch (err) {
+      setError(`The audit could not be sent: ${(err as Error).message}`);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  function download() {
+    if (!result) return;
+    const blob = new Blob([formatAuditText(result.entries)], { type: "text/plain;charset=utf-8" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `${(filename || "mcp-config").replace(/[^\w.-]+/g, "_")}.audit.txt`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  return (
+    <>
+      <form className={styles.form} onSubmit={onSubmit} aria-describedby={`${id}-hint`}>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-config`}>Config file contents</label>
+          <textarea
+            id={`${id}-config`}
+            name="config"
+            className={`${styles.config} ${dragging ? styles.dragging : ""}`}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            spellCheck={false}
+            autoCapitalize="off"
+            autoCorrect="off"
+            required
+            placeholder='{ "mcpServers": { "github": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"] } } }'
+          />
+          <p id={`${id}-hint`} className={styles.hint}>
+            Paste the file, drop it on the box, or choose it below. JSON, JSON with comments, TOML or YAML; up to 256 KiB.
+          </p>
+        </div>
+        <div className={styles.row}>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-file`}>Choose a file</label>
+            <input id={`${id}-file`} type="file" accept=".json,.jsonc,.toml,.yaml,.yml,application/json,text/plain" onChange={(e) => void readFile(e.target.files?.[0])} />
+          </div>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-name`}>File name or path (optional)</label>
+            <input
+              id={`${id}-name`}
+              type="text"
+              value={filename}
+              onChange={(e) => setFilename(e.target.value)}
+              placeholder=".vscode/mcp.json"
+              aria-describedby={`${id}-name-hint`}
+            />
+            <span id={`${id}-name-hint`} className={styles.hint}>
+              Tells which client reads the file.
+            </span>
+          </div>
+        </div>
+        <div className={styles.row}>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-policy`}>Policy</label>
+            <select id={`${id}-policy`} value={policy} onChange={(e) => setPolicy(e.target.value)}>
+              <option value="builtin:baseline">baseline@1</option>
+              <option value="builtin:first-party">first-party@1</option>
+              <option value="builtin:strict">strict@1</option>
+            </select>
+          </div>
+          <div className={styles.field}>
+            <label htmlFor={`${id}-key`}>API key (optional)</label>
+            <input id={`${id}-key`} type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder="catk_…" />
+          </div>
+          <label>
+            <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} /> Strict: REVIEW and UNKNOWN fail too
+          </label>
+        </div>
+        <div className={styles.actions}>
+          <button type="submit" disabled={pending || !text.trim()}>
+            {pending ? "Auditing…" : "Audit"}
+          </button>
+        </div>
+      </form>
+
+      <div aria-live="polite">
+        {error && (
+          <p className="notice error" role="alert" data-testid="audit-error">
+            {error}
+          </p>
+        )}
+        {result && (
+          <section aria-labelledby={`${id}-results`}>
+            <h2 id={`${id}-results`} ref={resultsRef} tabIndex={-1}>
+              Verdicts
+            </h2>
+            <p className={styles.summary} data-testid="audit-summary">
+              {result.counts.total} {result.counts.total === 1 ? "entry" : "entries"}: {result.counts.PASS} PASS, {result.counts.REVIEW} REVIEW,{" "}
+              {result.counts.BLOCK} BLOCK, {result.counts.UNKNOWN} UNKNOWN. Layout <code>{result.layout}</code> ({result.format}), policy{" "}
+              <code>{result.policy.id}</code>; {EXIT_MEANING[result.exit_code]}.
+            </p>
+            <div className={styles.actions}>
+              <button type="button" onClick={download}>
+                Download as text
+              </button>
+            </div>
+            {result.entries.length > 0 && (
+              <div className={styles.tableWrap}>
+                <table className={styles.table}>
+                  <caption>One row per server entry, in file order</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Verdict</th>
+                      <th scope="col">Entry</th>
+                      <th scope="col">Server</th>
+                      <th scope="col">Matched by</th>
+                      <th scope="col">Why</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {result.entries.map((e, i) => (
+                      <tr key={`${e.map_key}:${e.key}:${i}`}>
+                        <td data-label="Verdict" className={`${styles.verdict} ${styles[e.verdict]}`}>
+                          {e.verdict}
+                        </td>
+                        <th scope="row" data-label="Entry" className={styles.key}>
+                          {e.key}
+                          {(!e.honoured || e.disabled) && (
+                            <span className={styles.flags}>
+                              {[!e.honoured && `in ${e.map_key}, which this client ignores`, e.disabled && "disabled"].filter(Boolean).join("; ")}
+                            </span>
+                          )}
+                        </th>
+                        <td data-label="Server">
+                          {e.server_name ?? "—"}
+                        </td>
+                        <td data-label="Matched by">
+                          {e.resolved_by ? (
+                            <>
+                              {e.resolved_by} <code>{e.identifier}</code>
+                              {e.confidence && e.confidence !== "high" ? ` (${e.confidence} confidence)` : ""}
+                            </>
+                          ) : (
+                            <>
+                              {e.kind}
+                              {e.identifier ? (
+                                <>
+                                  {" "}
+                                  <code>{e.identifier}</code>
+                                </>
+                              ) : null}
+                            </>
+                          )}
+                        </td>
+                        <td data-label="Why">
+                          <ul>
+                            {e.reasons.map((r, k) => (
+                              <li key={`r${k}`}>{r.summary}</li>
+                            ))}
+                            {e.notes.map((n, k) => (
+                              <li key={`n${k}`} className={styles.flags}>
+                                {n}
+                              </li>
+                            ))}
+                          </ul>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import { AUDIT_MAX_ENTRIES_KEYED, AUDIT_MAX_ENTRIES_KEYLESS } from "@/lib/config";
+import { AuditForm } from "./audit-form";
+
+export const metadata: Metadata = {
+  title: "Config audit",
+  description: "Paste or drop an MCP config file (.mcp.json, mcp.json, Claude Desktop, Cursor, VS Code, Codex TOML …) and get a verdict for every server in it.",
+};
+
+export default function AuditPage() {
+  return (
+    <>
+      <h1>Config audit</h1>
+      <p>
+        Paste or drop a whole MCP config file: Claude Desktop or Claude Code (<code>mcpServers</code>), Cursor, Windsurf,
+        Gemini CLI, Cline, VS Code (<code>servers</code>), Zed (<code>context_servers</code>), Codex (
+        <code>[mcp_servers.*]</code> TOML) or Continue YAML. Every server entry is tied to a registry server by its URL, npm
+        or PyPI package or image, and gets that server&apos;s preflight verdict: <strong>PASS</strong>, <strong>REVIEW</strong>
+        , <strong>BLOCK</strong>, or <strong>UNKNOWN</strong> when the catalog has no row for it (which does not mean it is
+        fine).
+      </p>
+      <p>
+        Without an API key you can audit one config of up to {AUDIT_MAX_ENTRIES_KEYLESS} entries a day; with a key, up to{" "}
+        {AUDIT_MAX_ENTRIES_KEYED} entries for 1 credit per distinct config a day. The file is read, not stored. In CI, send
+        the same file to the API: <code>curl --fail-with-body --data-binary @.mcp.json &quot;$BASE/v1/audit?strict=1&quot;</code>.
+      </p>
+      <AuditForm />
+    </>
+  );
+}
