@@ -63,6 +63,25 @@ export function claimedTokens(text: string): Set<string> {
   return out;
 }
 
+const tokenIndexes = new WeakMap<Brand[], Map<string, Brand[]>>();
+
+/** Folded brand token → brands, built once per brand list (claimsOf runs for every server of a card list). */
+function tokenIndex(brands: Brand[]): Map<string, Brand[]> {
+  let index = tokenIndexes.get(brands);
+  if (!index) {
+    index = new Map();
+    for (const b of brands) {
+      for (const t of new Set(b.tokens.map(foldHomoglyphs))) {
+        const list = index.get(t);
+        if (list) list.push(b);
+        else index.set(t, [b]);
+      }
+    }
+    tokenIndexes.set(brands, index);
+  }
+  return index;
+}
+
 /**
  * The brands a listing's name part or title uses. A claim from a namespace the
  * brand does not own is unverified; one that also calls itself "official" is
@@ -72,9 +91,12 @@ export function claimsOf(brands: Brand[], listing: { name: string; namespace: st
   const serverPart = listing.name.slice(listing.name.indexOf("/") + 1);
   const said = new Set([...claimedTokens(serverPart), ...claimedTokens(listing.title ?? "")]);
   const official = /\bofficial\b/i.test(`${listing.title ?? ""} ${listing.description ?? ""} ${serverPart}`);
+  const byToken = tokenIndex(brands);
+  const claimed = new Set<Brand>();
+  for (const w of said) for (const b of byToken.get(w) ?? []) claimed.add(b);
   const claims: BrandClaim[] = [];
   for (const b of brands) {
-    if (!b.tokens.some((t) => said.has(foldHomoglyphs(t)))) continue;
+    if (!claimed.has(b)) continue;
     const verified = ownsNamespace(b, listing.namespace);
     claims.push({ brand: b.brand, verified_by_namespace: verified, impersonation: !verified && official });
   }
