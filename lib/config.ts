@@ -93,6 +93,13 @@ export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 50;
 /** Candidates the database ranks per search; ties at the cut are then broken by trust score. */
 export const SEARCH_CANDIDATES = 200;
+/** Search results are kept per process this many seconds (SEARCH_CACHE_SECONDS; 0 turns it off). */
+export function searchCacheSeconds(): number {
+  const v = process.env.SEARCH_CACHE_SECONDS;
+  return v === undefined || v === "" ? 30 : Number(v);
+}
+/** At most this many cached searches per process (least recently used go first). */
+export const SEARCH_CACHE_ENTRIES = 2_000;
 
 /** GET /v1/recent page size. */
 export const RECENT_LIMIT_DEFAULT = 20;

@@ -32,6 +32,8 @@ export interface SearchCandidate {
 
 /** Relevance of a name part one edit away from the query (see oneEditKeys): a likely typo of that name. */
 const ONE_EDIT_RELEVANCE = 0.9;
+/** Search keys (name part without generic words) up to this long also get one-edit name matches. */
+const SHORT_KEY = 6;
 /** Rows each name branch may contribute before ranking (by its own cheap order). */
 const BRANCH_LIMIT = 200;
 
@@ -69,7 +71,9 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
   const words = fullTextQuery(part);
   // description matching uses the whole query's words (a name's namespace is not in a description)
   const textWords = fullTextQuery(q);
-  const nearKeys = oneEditKeys(part);
+  // Trigrams tolerate a typo in a long name but not in a short one ("auzre", "mny-mcp-server"), so the
+  // one-edit neighbourhood of the folded name is probed only when the distinctive part is short.
+  const nearKeys = key.replace(/ /g, "").length <= SHORT_KEY ? oneEditKeys(part) : [];
   const near = new Set(nearKeys);
   // one `= any` over a Postgres array literal (a single parameter whatever the driver does with JS
   // arrays), so the planner probes the btree index instead of scanning

@@ -4,6 +4,7 @@ import { computeTrustScore } from "@/lib/engine/trust-score";
 import { loadServerRecords } from "@/lib/facts/load-facts";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
 import { findCandidates, MATCH_KIND_BY_TIER, type SearchCandidate } from "@/lib/search/find-candidates";
+import { cachedSearch } from "@/lib/search/result-cache";
 import type { SearchQuery, SearchResult } from "@/lib/schemas/health-card";
 
 export interface MeteredContext {
@@ -19,7 +20,11 @@ export interface MeteredContext {
  */
 export async function searchServers(db: Queryable, input: SearchQuery, ctx: MeteredContext): Promise<SearchResult> {
   await ctx.charge(`search:${input.q}`, CREDIT_COSTS.search);
-  const now = ctx.now ?? new Date();
+  return cachedSearch(db, `${input.limit}\u0000${input.q}`, () => rankServers(db, input, ctx.now ?? new Date()));
+}
+
+/** The ranking behind searchServers, uncached and unmetered. */
+export async function rankServers(db: Queryable, input: SearchQuery, now: Date): Promise<SearchResult> {
   const candidates = withTiesAtCut(await findCandidates(db, input.q, input.limit), input.limit);
   const records = await loadServerRecords(db, candidates.map((c) => c.name));
 

@@ -12,6 +12,7 @@ import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { packageObservations, remoteObservations, repositories, repositoryObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { clearReportMemo } from "@/lib/reports/memo";
+import { clearSearchCache } from "@/lib/search/result-cache";
 import { resetBrandCache } from "@/lib/facts/brand-claims";
 import { healthCardSchema, searchResultSchema, serverCardResponseSchema } from "@/lib/schemas/health-card";
 import { coverageReportSchema, lookalikesResultSchema, recentResultSchema, statsReportSchema } from "@/lib/schemas/reports";
@@ -112,6 +113,7 @@ beforeEach(async () => {
   vi.useFakeTimers({ toFake: ["Date"], now: T0 });
   db = await resetDb();
   clearReportMemo(db);
+  clearSearchCache(db);
   resetBrandCache();
   await seed();
 });

@@ -5,12 +5,11 @@ import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { servers } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { foldName, foldNameSql } from "@/lib/facts/fold-name";
-import { searchServers } from "@/lib/services/search-servers";
+import { rankServers } from "@/lib/services/search-servers";
 import { resetDb } from "../helpers/db";
 import { hasSharedData, largestSnapshot } from "../helpers/shared-data";
 import { oneTypo, sample, seededRandom } from "../helpers/typo";
 
-const free = { charge: async () => {} };
 
 describe.skipIf(!hasSharedData)("search quality over every server of the largest shared snapshot", () => {
   let db: Db;
@@ -42,7 +41,7 @@ describe.skipIf(!hasSharedData)("search quality over every server of the largest
   it("returns the exact-name server first for every one of its names", { timeout: 600_000 }, async () => {
     const misses: string[] = [];
     for (const { name } of listed) {
-      const r = await searchServers(db, { q: name, limit: 1 }, free);
+      const r = await rankServers(db, { q: name, limit: 1 }, new Date());
       if (r.results[0]?.server_name !== name || r.results[0]?.match !== "exact_name") misses.push(name);
     }
     expect(misses).toEqual([]);
@@ -59,7 +58,7 @@ describe.skipIf(!hasSharedData)("search quality over every server of the largest
     const misses: string[] = [];
     for (const r of picked) {
       const q = oneTypo(r.part, rnd);
-      const res = await searchServers(db, { q: q.trim().length >= 2 ? q : r.part, limit: 5 }, free);
+      const res = await rankServers(db, { q: q.trim().length >= 2 ? q : r.part, limit: 5 }, new Date());
       const hit = res.results.some((c) => c.server_name === r.name);
       if (hit) found++;
       else misses.push(`${JSON.stringify(q)} → ${r.name}`);
