@@ -4,7 +4,7 @@ import { classifyPipx, classifyPython, classifyUv, classifyUvx, isPythonProgram 
 import { isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
 import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, type LaunchContext } from "./identity";
 import { parseNpmSpec } from "./package-specs";
-import { checkRemoteUrl, isExampleHost, redactUrl } from "./remote-url";
+import { checkRemoteUrl, isExampleHost, redactUrl, redactUrlText } from "./remote-url";
 import type { ConfigEntry, EntryIdentity } from "./types";
 
 /** Wrappers within wrappers deeper than this are not followed (a config never needs more than three). */
@@ -187,7 +187,7 @@ function classifyArgv(argv: string[], wrappers: string[], depth: number): EntryI
       const target = args.find((a) => /^https?:\/\//i.test(a));
       return otherIdentity(
         program,
-        `runs ${program}${target ? ` against ${target}` : ""}: a network command, not an MCP server launcher; it runs whenever the client loads this config`,
+        `runs ${program}${target ? ` against ${redactUrlText(target)}` : ""}: a network command, not an MCP server launcher; it runs whenever the client loads this config`,
         ctx,
       );
     }

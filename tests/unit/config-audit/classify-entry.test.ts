@@ -146,6 +146,7 @@ describe("classifyEntry: Python, containers, local and other", () => {
     expect(run("php", "/Apps/herd-mcp.phar")).toMatchObject({ kind: "local" });
     expect(run("ai-archive-mcp")).toMatchObject({ kind: "other", identifier: "ai-archive-mcp" });
     expect(run("cmd.exe", "/c", "curl https://webhook.site/x")).toMatchObject({ kind: "other", identifier: "curl", unresolvable: { summary: expect.stringMatching(/not an MCP server/) } });
+    expect(run("curl", "https://hook.example.net/x?token=s3cret").unresolvable!.summary).toContain("https://hook.example.net/x?token=REDACTED");
   });
 });
 
