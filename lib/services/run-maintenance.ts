@@ -1,10 +1,12 @@
 import type { Db } from "@/lib/db/client";
 import { purgeEvaluations } from "@/lib/evaluations/purge-evaluations";
 import { pruneQuotaRows } from "@/lib/quota";
+import { pruneDeliveries } from "@/lib/watches/prune-deliveries";
 
-/** Daily upkeep: evaluation retention (90 days) and per-day quota rows past their use. */
+/** Daily upkeep: evaluation retention (90 days), per-day quota rows past their use, finished webhook deliveries (30 days). */
 export async function runMaintenance(db: Db, now = new Date()) {
   const evaluationsPurged = await purgeEvaluations(db, now);
   await pruneQuotaRows(db, now);
-  return { ok: true as const, evaluations_purged: evaluationsPurged, ran_at: now.toISOString() };
+  const deliveriesPruned = await pruneDeliveries(db, now);
+  return { ok: true as const, evaluations_purged: evaluationsPurged, deliveries_pruned: deliveriesPruned, ran_at: now.toISOString() };
 }

@@ -303,6 +303,28 @@ describe("webhook delivery", () => {
   });
 });
 
+describe("upkeep", () => {
+  it("prunes deliveries that finished over 30 days ago with their attempts, never pending ones", async () => {
+    const { runMaintenance } = await import("@/lib/services/run-maintenance");
+    receiver.setHandler((_req, res) => res.writeHead(500).end());
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    const other = await createWatch({ server_name: OTHER, webhook_url: receiver.url }, a.key);
+    await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
+    await recordTestChanges(db, OTHER, [{ kind: "remote_down" }]);
+    receiver.setHandler((req, res) => res.writeHead(req.headers["x-catalog-watch-id"] === w.watch.id ? 200 : 500).end());
+    await deliver();
+    const [done] = await deliveriesOf(w.watch.id);
+    const [stuck] = await deliveriesOf(other.watch.id);
+    expect([done.status, stuck.status]).toEqual(["delivered", "pending"]);
+    const DAY = 86_400_000;
+    expect((await runMaintenance(db, new Date(done.finishedAt!.getTime() + 29 * DAY))).deliveries_pruned).toBe(0);
+    expect((await runMaintenance(db, new Date(done.finishedAt!.getTime() + 31 * DAY))).deliveries_pruned).toBe(1);
+    expect((await db.select().from(watchDeliveries)).map((d) => d.id)).toEqual([stuck.id]);
+    expect((await db.select().from(watchDeliveryAttempts)).map((x) => x.deliveryId)).toEqual([stuck.id]);
+  });
+});
+
 describe("webhook destinations are checked at delivery time", () => {
   async function attemptOnce(url: string) {
     const a = await keyedAccount(db, { credits: 100 });
