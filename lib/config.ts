@@ -254,6 +254,8 @@ export const DELIVERY_CLAIM_PER_LANE = 50;
 export const DELIVERY_CONCURRENCY = Number(process.env.DELIVERY_CONCURRENCY || 32);
 /** Bytes of a receiver's answer kept with the attempt, for the owner to read. */
 export const DELIVERY_RESPONSE_EXCERPT_BYTES = 512;
+/** Finished deliveries (delivered, given up, cancelled) and their attempts are kept this long. */
+export const DELIVERY_RETENTION_DAYS = 30;
 
 /** The embedded server's delivery timer; 0 turns it off (so does BOOT_INGEST=0). */
 export function deliverIntervalMs(): number {
