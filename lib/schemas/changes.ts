@@ -5,10 +5,26 @@ import { dateTimeSchema } from "./preflight";
 
 // GET /v1/changes (DESIGN §8): query and response.
 
-export const changeFeedQuerySchema = z.strictObject({
-  since: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(CHANGE_FEED_MAX_LIMIT).default(CHANGE_FEED_DEFAULT_LIMIT),
-});
+/** `kind=remote_down,remote_up`: one kind or a comma-separated list; every kind when left out. */
+const kindFilterSchema = z
+  .string()
+  .min(1)
+  .max(300)
+  .transform((s) => s.split(",").map((k) => k.trim()))
+  .pipe(z.array(z.enum(CHANGE_KINDS, { error: `kind must be one or more of ${CHANGE_KINDS.join(", ")}, comma-separated` })).min(1));
+
+export const changeFeedQuerySchema = z
+  .strictObject({
+    /** Changes after this cursor, oldest first (polling forward). */
+    since: z.string().min(1).max(200).optional(),
+    /** Changes before this cursor: the page just older than it (browsing back from the newest page). */
+    before: z.string().min(1).max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(CHANGE_FEED_MAX_LIMIT).default(CHANGE_FEED_DEFAULT_LIMIT),
+    kind: kindFilterSchema.optional(),
+    /** One exact server name: that server's changes only. */
+    server_name: z.string().min(1).max(300).optional(),
+  })
+  .refine((q) => q.since === undefined || q.before === undefined, { message: "since and before cannot be used together", path: ["before"] });
 export type ChangeFeedQuery = z.infer<typeof changeFeedQuerySchema>;
 
 export const changeSchema = z.strictObject({
@@ -23,7 +39,11 @@ export const changeSchema = z.strictObject({
 export const changeFeedResponseSchema = z.strictObject({
   ok: z.literal(true),
   changes: z.array(changeSchema),
+  /** Poll `since=next_cursor` for what comes after this page. */
   next_cursor: z.string().min(1),
+  /** `since` pages: whether later changes already exist. */
   has_more: z.boolean(),
+  /** Pages read without `since` (the newest page, `before` pages): `before=older_cursor` reads the page older than this one; null when none is. */
+  older_cursor: z.string().min(1).nullable().optional(),
 });
 export type ChangeFeedResponse = z.infer<typeof changeFeedResponseSchema>;

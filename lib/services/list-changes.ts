@@ -1,6 +1,6 @@
-import { asc, desc, gt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { changes, type ChangeRow } from "@/lib/db/schema";
+import { changes, servers, type ChangeRow } from "@/lib/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import type { ChangeFeedQuery, ChangeFeedResponse } from "@/lib/schemas/changes";
 import type { ChangeKind } from "@/lib/harvest/record-changes";
@@ -37,24 +37,50 @@ const toChange = (c: ChangeRow) => ({
   after: (c.after ?? null) as ChangeFeedResponse["changes"][number]["after"],
 });
 
+/** The optional filters (kind, one server) as one condition; the server goes through changes_server_idx. */
+function filterOf(db: Db, query: ChangeFeedQuery): SQL | undefined {
+  const parts: SQL[] = [];
+  if (query.kind) parts.push(inArray(changes.kind, query.kind));
+  if (query.server_name !== undefined) {
+    parts.push(inArray(changes.serverId, db.select({ id: servers.id }).from(servers).where(eq(servers.name, query.server_name))));
+  }
+  return parts.length ? and(...parts) : undefined;
+}
+
 /**
  * GET /v1/changes: every server's observed transitions, oldest first within a
- * page. With `since`, the changes after that cursor; without it, the newest
- * page (so a new poller starts from now, then follows next_cursor). An empty
- * page keeps the cursor it was asked with, so polling it again is always safe.
+ * page, optionally of some kinds or of one server. With `since`, the changes
+ * after that cursor; without it, the newest page (so a new poller starts from
+ * now, then follows next_cursor). An empty page keeps the cursor it was asked
+ * with, so polling it again is always safe. Pages read without `since` also
+ * carry `older_cursor`, and `before=<older_cursor>` reads the page older than
+ * them: how a person browses the feed back in time.
  */
 export async function listChanges(db: Db, query: ChangeFeedQuery): Promise<ChangeFeedResponse> {
+  const filter = filterOf(db, query);
   if (query.since === undefined) {
-    const newest = await db.select().from(changes).orderBy(desc(changes.id)).limit(query.limit);
-    newest.reverse();
-    const last = newest.at(-1)?.id ?? 0;
-    return { ok: true, changes: newest.map(toChange), next_cursor: encodeChangeCursor(last), has_more: false };
+    const before = query.before === undefined ? undefined : decodeChangeCursor(query.before);
+    const rows = await db
+      .select()
+      .from(changes)
+      .where(and(before === undefined ? undefined : lt(changes.id, before), filter))
+      .orderBy(desc(changes.id))
+      .limit(query.limit + 1);
+    const page = rows.slice(0, query.limit).reverse();
+    const older = rows.length > query.limit ? encodeChangeCursor(page[0].id) : null;
+    if (before === undefined) {
+      const last = page.at(-1)?.id ?? 0;
+      return { ok: true, changes: page.map(toChange), next_cursor: encodeChangeCursor(last), has_more: false, older_cursor: older };
+    }
+    const last = page.at(-1)?.id ?? Math.max(before - 1, 0);
+    const [later] = await db.select({ id: changes.id }).from(changes).where(and(gt(changes.id, last), filter)).limit(1);
+    return { ok: true, changes: page.map(toChange), next_cursor: encodeChangeCursor(last), has_more: !!later, older_cursor: older };
   }
   const after = decodeChangeCursor(query.since);
   const rows = await db
     .select()
     .from(changes)
-    .where(gt(changes.id, after))
+    .where(and(gt(changes.id, after), filter))
     .orderBy(asc(changes.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);

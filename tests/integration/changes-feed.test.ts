@@ -98,3 +98,60 @@ describe("GET /v1/changes", () => {
     expect(body).toMatchObject({ ok: false, error: "invalid_request" });
   });
 });
+
+describe("GET /v1/changes filters and browsing back", () => {
+  it("filters by kind (one or a comma-separated list) and by one exact server", async () => {
+    const weather = await recordTestChanges(db, "io.github.acme/weather", [{ kind: "remote_down" }, { kind: "health_change" }, { kind: "remote_up" }]);
+    const other = await recordTestChanges(db, "com.example/remote-only", [{ kind: "remote_down" }, { kind: "security" }]);
+
+    const down = changeFeedResponseSchema.parse((await feed("?kind=remote_down")).body);
+    expect(down.changes.map((c) => c.id)).toEqual([weather[0].id, other[0].id]);
+
+    const two = changeFeedResponseSchema.parse((await feed("?kind=remote_down,remote_up&limit=500")).body);
+    expect(two.changes.map((c) => c.id)).toEqual([weather[0].id, weather[2].id, other[0].id]);
+
+    const mine = changeFeedResponseSchema.parse((await feed(`?server_name=${encodeURIComponent("io.github.acme/weather")}`)).body);
+    expect(mine.changes.map((c) => c.kind)).toEqual(["server_new", "remote_down", "health_change", "remote_up"]);
+    expect(new Set(mine.changes.map((c) => c.server_name))).toEqual(new Set(["io.github.acme/weather"]));
+
+    const both = changeFeedResponseSchema.parse((await feed(`?server_name=com.example/remote-only&kind=security`)).body);
+    expect(both.changes.map((c) => c.id)).toEqual([other[1].id]);
+
+    // names are exact: another case is another (absent) server
+    const none = changeFeedResponseSchema.parse((await feed("?server_name=io.github.acme/Weather")).body);
+    expect(none.changes).toEqual([]);
+
+    // filters hold while polling forward too
+    const since = changeFeedResponseSchema.parse((await feed(`?since=${encodeChangeCursor(weather[0].id)}&kind=remote_down`)).body);
+    expect(since.changes.map((c) => c.id)).toEqual([other[0].id]);
+  });
+
+  it("browses back from the newest page with before=older_cursor, without gaps or repeats", async () => {
+    await recordTestChanges(db, "io.github.acme/weather", Array.from({ length: 7 }, () => ({ kind: "health_change" as const })));
+    const everything = (await db.select().from(changes)).map((c) => c.id).sort((a, b) => a - b);
+    expect(everything).toHaveLength(11);
+
+    const seen: number[][] = [];
+    let page = changeFeedResponseSchema.parse((await feed("?limit=4")).body);
+    seen.unshift(page.changes.map((c) => c.id));
+    while (page.older_cursor) {
+      page = changeFeedResponseSchema.parse((await feed(`?limit=4&before=${page.older_cursor}`)).body);
+      seen.unshift(page.changes.map((c) => c.id));
+      expect(page.has_more).toBe(true);
+    }
+    expect(seen.map((p) => p.length)).toEqual([3, 4, 4]);
+    expect(seen.flat()).toEqual(everything);
+    expect(page.older_cursor).toBeNull();
+  });
+
+  it.each([
+    ["an unknown kind", "?kind=remote_gone"],
+    ["an empty kind in a list", "?kind=remote_down,"],
+    ["since and before together", `?since=${encodeChangeCursor(1)}&before=${encodeChangeCursor(2)}`],
+    ["a malformed before cursor", "?before=nope!"],
+  ])("answers 400 invalid_request for %s", async (_what, query) => {
+    const { res, body } = await feed(query);
+    expect(res.status).toBe(400);
+    expect(body).toMatchObject({ ok: false, error: "invalid_request" });
+  });
+});

@@ -6,5 +6,5 @@ import { listChanges } from "@/lib/services/list-changes";
 
 export const dynamic = "force-dynamic";
 
-/** GET /v1/changes?since=<cursor>&limit=<1..500>: the change feed; unmetered, no key needed. */
+/** GET /v1/changes?since=<cursor>|before=<cursor>&limit=<1..500>&kind=&server_name=: the change feed; unmetered, no key needed. */
 export const GET = withCaller(async ({ url }) => listChanges(await getDb(), parseWith(changeFeedQuerySchema, queryObject(url))));
