@@ -1,8 +1,29 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { registerCatalogPreflight } from "./tools/catalog-preflight";
-import { registerCatalogStamp } from "./tools/catalog-stamp";
-import { registerCatalogPolicyList } from "./tools/catalog-policy-list";
-import { registerCatalogCredits } from "./tools/catalog-credits";
+import { registerDecisionTools } from "./tools/decision-tools";
+import { registerCatalogTools } from "./tools/catalog-tools";
+import { registerReportTools } from "./tools/report-tools";
+import { registerWatchTools } from "./tools/watch-tools";
+import { registerAuditTool } from "./tools/audit-tool";
+import { registerAccountTools } from "./tools/account-tools";
+
+/** The fifteen tools of the contract, in its order of importance for an agent. */
+export const TOOL_NAMES = [
+  "catalog_search",
+  "catalog_lookup",
+  "catalog_stats",
+  "catalog_recent",
+  "catalog_coverage",
+  "catalog_watch_subscribe",
+  "catalog_watch_list",
+  "catalog_watch_unsubscribe",
+  "catalog_preflight",
+  "catalog_stamp",
+  "catalog_audit_config",
+  "catalog_changes",
+  "catalog_credits",
+  "catalog_lookalikes",
+  "catalog_policy_list",
+] as const;
 
 /**
  * Registers every tool on a fresh server (the endpoint is stateless: one server
@@ -11,10 +32,12 @@ import { registerCatalogCredits } from "./tools/catalog-credits";
  * the SDK's own protocol-level message.
  */
 export function registerTools(server: McpServer): void {
-  // SDK 1.26 validates arguments before the tool runs; our tools do it themselves (runTool).
+  // SDK 1.26 validates arguments before a tool runs; ours validate themselves (runTool) to answer like REST.
   (server as unknown as { validateToolInput: (tool: unknown, args: unknown) => Promise<unknown> }).validateToolInput = async (_tool, args) => args;
-  registerCatalogPreflight(server);
-  registerCatalogStamp(server);
-  registerCatalogPolicyList(server);
-  registerCatalogCredits(server);
+  registerCatalogTools(server);
+  registerReportTools(server);
+  registerWatchTools(server);
+  registerDecisionTools(server);
+  registerAuditTool(server);
+  registerAccountTools(server);
 }

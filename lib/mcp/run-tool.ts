@@ -2,12 +2,14 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodType } from "zod";
 import { parseWith } from "@/lib/api/request";
 import { chargeCaller, checkBurst, requireKey, resolveCaller, type Caller, type CallerInput, type QuotaState } from "@/lib/quota";
-import { toolError } from "./tool-result";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import { toolData, toolError } from "./tool-result";
 
 export interface ToolContext {
   caller: Caller;
   /** Same contract as the REST wrapper's charge: after validation and existence checks. */
-  charge: (subject: string, cost?: number) => Promise<unknown>;
+  charge: (subject: string, cost?: number, opts?: { allowance?: { name: string; limit: number } }) => Promise<unknown>;
 }
 
 export interface ToolOptions {
@@ -42,12 +44,44 @@ export async function runTool<I>(
     const quota: QuotaState = { ...state };
     if (options.metered) await checkBurst(caller, quota);
     const input = schema ? parseWith(schema, args ?? {}) : (undefined as I);
-    const charge = async (subject: string, cost = options.cost) => {
+    const charge: ToolContext["charge"] = async (subject, cost = options.cost, opts = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);
-      return chargeCaller(caller, subject, cost, { state: quota });
+      return chargeCaller(caller, subject, cost, { state: quota, allowance: opts.allowance });
     };
     return await body(input, { caller, charge });
   } catch (err) {
     return toolError(err);
   }
+}
+
+export interface ToolDefinition<I> {
+  name: string;
+  title: string;
+  /** When to use it and what the result does and does not mean. */
+  description: string;
+  /** The same zod schema REST parses with; null for tools without input. */
+  schema: ZodType<I> | null;
+  options?: ToolOptions;
+  run: (input: I, ctx: ToolContext) => Promise<{ data: unknown; summary: string }>;
+}
+
+/** Registers one tool whose body runs through runTool (quota, errors) and answers data + a summary line. */
+export function defineTool<I>(server: McpServer, def: ToolDefinition<I>): void {
+  const handler = async (argsOrExtra: unknown, maybeExtra?: unknown) => {
+    const [args, extra] = def.schema ? [argsOrExtra, maybeExtra as Extra] : [{}, argsOrExtra as Extra];
+    return runTool(extra, args, def.schema, def.options ?? {}, async (input, ctx) => {
+      const { data, summary } = await def.run(input, ctx);
+      return toolData(data, summary);
+    });
+  };
+  server.registerTool(
+    def.name,
+    {
+      title: def.title,
+      description: def.description,
+      ...(def.schema ? { inputSchema: def.schema as unknown as AnySchema } : {}),
+      annotations: { readOnlyHint: !def.name.startsWith("catalog_watch_sub") && !def.name.startsWith("catalog_watch_unsub"), openWorldHint: false },
+    },
+    handler as never,
+  );
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { POST as mcpPost } from "@/app/mcp/route";
+import { TOOL_NAMES } from "@/lib/mcp/register-tools";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
 import { GET as creditsGet } from "@/app/v1/credits/route";
@@ -39,7 +40,12 @@ describe("/mcp", () => {
   it("lists tools with input schemas", async () => {
     const { tools } = await (await client()).listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ["catalog_preflight", "catalog_stamp", "catalog_policy_list", "catalog_credits"]) expect(byName.has(name)).toBe(true);
+    expect([...byName.keys()].sort()).toEqual([...TOOL_NAMES].sort());
+    expect(TOOL_NAMES).toHaveLength(15);
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe("object");
+      expect(t.description!.length).toBeGreaterThan(60);
+    }
     const pf = byName.get("catalog_preflight")!;
     expect(pf.inputSchema.properties).toHaveProperty("server_name");
     expect(pf.inputSchema.required).toEqual(["server_name"]);

@@ -1,0 +1,35 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { AUDIT_MAX_BODY_BYTES, CREDIT_COSTS } from "@/lib/config";
+import { ApiError } from "@/lib/api/errors";
+import { auditQuerySchema } from "@/lib/schemas/config-audit";
+import { formatAuditText } from "@/lib/config-audit/format-text";
+import { auditConfig } from "@/lib/services/audit-config";
+import { defineTool } from "../run-tool";
+
+/** The REST audit's query parameters plus the file itself, which REST takes as the body. */
+export const auditToolInputSchema = auditQuerySchema.extend({
+  config: z.string().min(1).describe("the whole MCP config file as text (JSON, JSON with comments, TOML or YAML)"),
+});
+
+export function registerAuditTool(server: McpServer) {
+  defineTool(server, {
+    name: "catalog_audit_config",
+    title: "Audit a whole MCP config file",
+    description:
+      "Gives every server entry of an MCP config file (.mcp.json, mcp.json, Claude Desktop, Cursor, VS Code, Windsurf, Zed, Codex TOML, …) a verdict: PASS, " +
+      "REVIEW, BLOCK or UNKNOWN (UNKNOWN means the catalog has no row for the entry, not that it is fine), one line per entry, with the exit code CI would " +
+      "use (0 all PASS, 1 any BLOCK, with strict 2 for any REVIEW or UNKNOWN). REST twin: POST /v1/audit. " +
+      `Costs ${CREDIT_COSTS.config_audit} credit per distinct config per UTC day; without a key one config of up to 25 entries per IP per day.`,
+    schema: auditToolInputSchema,
+    options: { metered: true, cost: CREDIT_COSTS.config_audit },
+    run: async ({ config, ...query }, ctx) => {
+      if (Buffer.byteLength(config) > AUDIT_MAX_BODY_BYTES) {
+        throw new ApiError("payload_too_large", `the config is over the ${AUDIT_MAX_BODY_BYTES}-byte limit`);
+      }
+      const r = await auditConfig(await getDb(), { text: config, ...query }, { caller: ctx.caller, charge: (s, c, o) => ctx.charge(s, c, o) });
+      return { data: r, summary: `exit code ${r.exit_code}\n${formatAuditText(r.entries)}` };
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { getDb } from "@/lib/db/client";
+import { watchDeleteQuerySchema, watchInputSchema } from "@/lib/schemas/watch";
+import { createWatch, WATCH_SUBSCRIBE_COST } from "@/lib/services/create-watch";
+import { listWatches } from "@/lib/services/list-watches";
+import { deleteWatch } from "@/lib/services/delete-watch";
+import { defineTool } from "../run-tool";
+
+export function registerWatchTools(server: McpServer) {
+  defineTool(server, {
+    name: "catalog_watch_subscribe",
+    title: "Watch one server",
+    description:
+      "Subscribe to observed changes of one exact server (remote_down, remote_up, health_change, verified_change, security; all five by default) by HTTPS " +
+      "webhook (signed with X-Catalog-Signature: sha256=HMAC of the body with the watch secret) or e-mail. The secret is returned once, on creation. " +
+      `Same key, server and target updates the watch. Needs an API key; costs ${WATCH_SUBSCRIBE_COST} credits on creation; free keys hold 5 watches, pro 50.`,
+    schema: watchInputSchema,
+    options: { keyRequired: true, metered: true, cost: WATCH_SUBSCRIBE_COST },
+    run: async (input, ctx) => {
+      const r = await createWatch(await getDb(), input, ctx);
+      return { data: r, summary: `${r.created ? "created" : "updated"} watch ${r.watch.id} on ${r.watch.server_name}${r.secret ? "; store the secret now, it is not shown again" : ""}` };
+    },
+  });
+
+  defineTool(server, {
+    name: "catalog_watch_list",
+    title: "List watches",
+    description: "The API key's account's active watches (no secrets). Needs an API key. Unmetered.",
+    schema: null,
+    options: { keyRequired: true },
+    run: async (_input, { caller }) => {
+      const r = await listWatches(await getDb(), caller);
+      return { data: r, summary: r.count ? r.watches.map((w) => `${w.id} ${w.server_name}`).join("\n") : "no active watches" };
+    },
+  });
+
+  defineTool(server, {
+    name: "catalog_watch_unsubscribe",
+    title: "Stop a watch",
+    description: "Unsubscribes one of the account's watches by id (wat_…); no further notifications are sent. Needs an API key. Unmetered.",
+    schema: watchDeleteQuerySchema,
+    options: { keyRequired: true },
+    run: async ({ id }, { caller }) => {
+      const r = await deleteWatch(await getDb(), caller, id);
+      return { data: r, summary: `watch ${r.watch.id} unsubscribed` };
+    },
+  });
+}

@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { POST as mcpPost } from "@/app/mcp/route";
+import { GET as searchGet } from "@/app/v1/search/route";
+import { GET as serverGet } from "@/app/v1/server/route";
+import { GET as lookalikesGet } from "@/app/v1/lookalikes/route";
+import { GET as statsGet } from "@/app/v1/stats/route";
+import { GET as recentGet } from "@/app/v1/recent/route";
+import { GET as coverageGet } from "@/app/v1/coverage/route";
+import { GET as changesGet } from "@/app/v1/changes/route";
+import { POST as watchPost, GET as watchGet, DELETE as watchDelete } from "@/app/v1/watch/route";
+import { POST as preflightPost } from "@/app/v1/preflight/route";
+import { GET as stampGet } from "@/app/v1/stamp/route";
+import { POST as auditPost } from "@/app/v1/audit/route";
+import { GET as creditsGet } from "@/app/v1/credits/route";
+import { GET as policiesGet } from "@/app/v1/policies/route";
+import type { Db } from "@/lib/db/client";
+import { resetDb } from "../helpers/db";
+import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
+import { connectMcp } from "../helpers/mcp-client";
+
+let db: Db;
+let clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  clients = [];
+});
+beforeEach(async () => {
+  db = await resetDb();
+  await loadFixtureCatalog(db, [listing({ name: "io.github.other/weather", title: "Weather too" })]);
+});
+
+type Route = (req: Request) => Promise<Response>;
+const VOLATILE = new Set(["audit_id", "evaluated_at", "valid_until", "decision_input_digest", "secret", "created_at", "updated_at", "unsubscribed_at"]);
+
+/** The data of two answers to the same question, minus what must differ between two calls (ids, times). */
+function comparable(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(comparable);
+  if (v && typeof v === "object") {
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !VOLATILE.has(k))
+        .map(([k, x]) => [k, typeof x === "string" && /^wat_/.test(x) ? "wat_*" : comparable(x)]),
+    );
+  }
+  if (typeof v === "string") return v.replace(/ input=\S+ at=\S+ until=\S+ audit=\S+$/, "");
+  return v;
+}
+
+interface Twin {
+  tool: string;
+  args: Record<string, unknown>;
+  rest: (key: string, setup: Record<string, string>) => Promise<Response>;
+  cost: number;
+  /** Prepares state per account (e.g. a watch to list or delete); returns values the calls may use. */
+  setup?: (key: string) => Promise<Record<string, string>>;
+  restBody?: (res: Response) => Promise<unknown>;
+  mcpData?: (data: any) => unknown;
+}
+
+const CONFIG = JSON.stringify({ mcpServers: { weather: { command: "npx", args: ["-y", "@acme/mcp-weather"] } } });
+const makeWatch = async (key: string) => {
+  const res = await watchPost(request("/v1/watch", { key, body: { server_name: "io.github.acme/weather", email: "ops@example.com" } }));
+  return { id: (await res.json()).watch.id as string };
+};
+
+const TWINS: Twin[] = [
+  { tool: "catalog_search", args: { q: "weather" }, rest: (key) => searchGet(request("/v1/search?q=weather", { key })), cost: 1 },
+  { tool: "catalog_lookup", args: { name: "io.github.acme/weather" }, rest: (key) => serverGet(request("/v1/server?name=io.github.acme/weather", { key })), cost: 1 },
+  { tool: "catalog_lookalikes", args: { name: "io.github.acme/weather" }, rest: (key) => lookalikesGet(request("/v1/lookalikes?name=io.github.acme/weather", { key })), cost: 1 },
+  { tool: "catalog_stats", args: {}, rest: (key) => statsGet(request("/v1/stats", { key })), cost: 0 },
+  { tool: "catalog_recent", args: {}, rest: (key) => recentGet(request("/v1/recent", { key })), cost: 0 },
+  { tool: "catalog_coverage", args: {}, rest: (key) => coverageGet(request("/v1/coverage", { key })), cost: 0 },
+  { tool: "catalog_changes", args: {}, rest: (key) => changesGet(request("/v1/changes", { key })), cost: 0 },
+  {
+    tool: "catalog_watch_subscribe",
+    args: { server_name: "io.github.acme/weather", email: "ops@example.com" },
+    rest: (key) => watchPost(request("/v1/watch", { key, body: { server_name: "io.github.acme/weather", email: "ops@example.com" } })),
+    cost: 10,
+  },
+  { tool: "catalog_watch_list", args: {}, rest: (key) => watchGet(request("/v1/watch", { key })), cost: 10, setup: makeWatch },
+  {
+    tool: "catalog_watch_unsubscribe",
+    args: {},
+    rest: (key, s) => watchDelete(request(`/v1/watch?id=${s.id}`, { key, method: "DELETE" })),
+    cost: 10,
+    setup: makeWatch,
+  },
+  {
+    tool: "catalog_preflight",
+    args: { server_name: "io.github.acme/weather", policy_id: "builtin:strict" },
+    rest: (key) => preflightPost(request("/v1/preflight", { key, body: { server_name: "io.github.acme/weather", policy_id: "builtin:strict" } })),
+    cost: 5,
+  },
+  {
+    tool: "catalog_stamp",
+    args: { server_name: "io.github.acme/weather" },
+    rest: (key) => stampGet(request("/v1/stamp?name=io.github.acme/weather", { key })),
+    cost: 5,
+    restBody: async (res) => ({ ok: true, stamp: (await res.text()).trimEnd() }),
+  },
+  {
+    tool: "catalog_audit_config",
+    args: { config: CONFIG, strict: "1" },
+    rest: (key) => auditPost(request("/v1/audit?strict=1", { key, body: CONFIG })),
+    cost: 1,
+  },
+  { tool: "catalog_credits", args: {}, rest: (key) => creditsGet(request("/v1/credits", { key })), cost: 0 },
+  { tool: "catalog_policy_list", args: {}, rest: (key) => policiesGet(request("/v1/policies", { key })), cost: 0 },
+];
+
+describe("every MCP tool and its REST twin", () => {
+  it("covers all fifteen tools", () => {
+    expect(new Set(TWINS.map((t) => t.tool)).size).toBe(15);
+  });
+
+  it.each(TWINS)("$tool gives the same data and spends the same credits as REST", async (twin) => {
+    const viaRest = await keyedAccount(db, { credits: 100 });
+    const viaMcp = await keyedAccount(db, { credits: 100 });
+    const restSetup = twin.setup ? await twin.setup(viaRest.key) : {};
+    const mcpSetup = twin.setup ? await twin.setup(viaMcp.key) : {};
+
+    const res = await twin.rest(viaRest.key, restSetup);
+    expect(res.status).toBe(200);
+    const restData = twin.restBody ? await twin.restBody(res) : await res.json();
+
+    const client = await connectMcp(mcpPost, { key: viaMcp.key });
+    clients.push(client);
+    const args = twin.tool === "catalog_watch_unsubscribe" ? { id: mcpSetup.id } : twin.args;
+    const out = (await client.callTool({ name: twin.tool, arguments: args })) as { isError?: boolean; structuredContent?: unknown };
+    expect(out.isError, JSON.stringify(out.structuredContent)).toBeFalsy();
+
+    // credits: both accounts paid the same; the wallet tool reads each account's own (equal) wallet
+    expect(await walletRemaining(db, viaMcp.accountId)).toBe(100 - twin.cost);
+    expect(await walletRemaining(db, viaRest.accountId)).toBe(100 - twin.cost);
+    expect(comparable(out.structuredContent)).toEqual(comparable(restData));
+  });
+});
