@@ -303,6 +303,46 @@ describe("webhook delivery", () => {
   });
 });
 
+describe("delivery triggers", () => {
+  it("the cron route needs the cron secret and sends what is due", async () => {
+    const { GET: cronDeliver } = await import("@/app/api/cron/deliver/route");
+    process.env.CRON_SECRET = "test-cron-secret";
+    try {
+      const a = await keyedAccount(db, { credits: 100 });
+      await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+      await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
+      const refused = await cronDeliver(request("/api/cron/deliver", { headers: { authorization: "Bearer wrong" } }));
+      expect(refused.status).toBe(401);
+      expect(receiver.requests).toHaveLength(0);
+      const res = await cronDeliver(request("/api/cron/deliver", { headers: { authorization: "Bearer test-cron-secret" } }));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ ok: true, attempts: 1, delivered: 1 });
+      expect(receiver.requests).toHaveLength(1);
+    } finally {
+      delete process.env.CRON_SECRET;
+    }
+  });
+
+  it("the server's timer sends new events without being asked, and stops", async () => {
+    const { startDeliveryTimer } = await import("@/lib/watches/delivery-timer");
+    const a = await keyedAccount(db, { credits: 100 });
+    await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    const stop = startDeliveryTimer(db, 100);
+    try {
+      await recordTestChanges(db, SERVER, [{ kind: "remote_down" }, { kind: "remote_up" }]);
+      const end = Date.now() + 20_000;
+      while (receiver.requests.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(receiver.requests.map((r) => r.headers["x-catalog-event"])).toEqual(["remote_down", "remote_up"]);
+    } finally {
+      stop();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    await recordTestChanges(db, SERVER, [{ kind: "health_change" }]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.requests).toHaveLength(2);
+  });
+});
+
 describe("upkeep", () => {
   it("prunes deliveries that finished over 30 days ago with their attempts, never pending ones", async () => {
     const { runMaintenance } = await import("@/lib/services/run-maintenance");
