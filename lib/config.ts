@@ -63,8 +63,10 @@ export const AUDIT_KEYLESS_CONFIGS_PER_DAY = 1;
 
 /** Burst limits, requests per window, per key and per anonymous client IP. */
 export const BURST_WINDOW_SECONDS = 60;
-export const BURST_LIMIT_PER_KEY = 60;
-export const BURST_LIMIT_PER_ANONYMOUS_IP = 30;
+// Operators (and the load benchmarks) may raise them with BURST_LIMIT_PER_KEY / BURST_LIMIT_PER_ANONYMOUS_IP.
+const positiveInt = (v: string | undefined, dflt: number) => (v && /^[1-9]\d*$/.test(v) ? Number(v) : dflt);
+export const BURST_LIMIT_PER_KEY = positiveInt(process.env.BURST_LIMIT_PER_KEY, 60);
+export const BURST_LIMIT_PER_ANONYMOUS_IP = positiveInt(process.env.BURST_LIMIT_PER_ANONYMOUS_IP, 30);
 
 /** refresh=if_stale: per account per UTC day, and the cool-down per server. */
 export const REFRESH_IF_STALE_PER_DAY = 20;

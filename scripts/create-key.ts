@@ -1,0 +1,40 @@
+// `npm run key:create -- --email you@example.com [--tier pro]`: an API key without
+// the browser sign-in (operators, scripts, tests). Prints the key once.
+import { parseArgs } from "node:util";
+import { openDatabase } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { issueApiKey, issueApiKeyInputSchema } from "@/lib/services/issue-api-key";
+import { localServer } from "./lib/local-server";
+
+const { values } = parseArgs({ options: { email: { type: "string" }, tier: { type: "string" }, help: { type: "boolean", short: "h" } } });
+if (values.help || !values.email) {
+  console.log("usage: npm run key:create -- --email <address> [--tier registered|pro]");
+  process.exit(values.help ? 0 : 2);
+}
+const parsed = issueApiKeyInputSchema.safeParse({ email: values.email, ...(values.tier ? { tier: values.tier } : {}) });
+if (!parsed.success) {
+  console.error(`invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  process.exit(2);
+}
+
+const server = localServer();
+let result: { key: string; account_id: string; tier: string };
+if (server) {
+  const res = await server.fetch("/api/admin/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(parsed.data) });
+  const body = await res.json();
+  if (!res.ok) {
+    console.error(`key:create failed: HTTP ${res.status} ${body.message ?? ""}`);
+    process.exit(1);
+  }
+  result = body;
+} else {
+  const handle = await openDatabase();
+  try {
+    await migrateDatabase(handle);
+    result = await issueApiKey(handle.db, parsed.data);
+  } finally {
+    await handle.close();
+  }
+}
+console.log(`account ${result.account_id} (${result.tier})`);
+console.log(`key (shown once, store it now): ${result.key}`);

@@ -1,0 +1,19 @@
+import { driverFor } from "@/lib/db/client";
+import { readLocalServerInfo } from "@/lib/boot/local-server-file";
+
+/**
+ * The running local server that holds the embedded database, if any: command-line
+ * jobs then send their work to its protected routes instead of opening PGlite a
+ * second time (DESIGN §2). Null on Postgres or when no server is running.
+ */
+export function localServer(): { url: string; pid: number; fetch: (path: string, init?: RequestInit) => Promise<Response> } | null {
+  if (driverFor(process.env.DATABASE_URL).kind !== "pglite") return null;
+  const info = readLocalServerInfo();
+  if (!info) return null;
+  return {
+    url: info.url,
+    pid: info.pid,
+    fetch: (path, init = {}) =>
+      fetch(`${info.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${info.secret}` } }),
+  };
+}
