@@ -84,7 +84,7 @@ export async function startFakeUpstreams(opts: { port?: number; host?: string; l
       if (!res.headersSent) res.writeHead(500).end(String((err as Error).message));
     }
   });
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://${opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1"}:${port}`;
