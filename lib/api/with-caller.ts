@@ -51,7 +51,17 @@ type Handler<P> = (ctx: RouteContext<P>) => Promise<unknown>;
  * becomes the contract's Error body; metered responses, errors included, carry
  * the quota headers.
  */
-export function withCaller<P = Record<string, string>>(handler: Handler<P>, options: WithCallerOptions = {}) {
+/**
+ * A wrapped route: Next.js calls it with the segment params; tests and other
+ * adapters may call it with the request alone. (Next's route type check reads
+ * the last signature, so the two-argument one comes last.)
+ */
+export interface WrappedRoute<P> {
+  (req: Request): Promise<Response>;
+  (req: Request, ctx: { params: Promise<P> }): Promise<Response>;
+}
+
+export function withCaller<P = Record<string, string>>(handler: Handler<P>, options: WithCallerOptions = {}): WrappedRoute<P> {
   const metered = options.metered === true;
   return async (req: Request, ctx?: { params?: Promise<P> }): Promise<Response> => {
     const requestId = randomUUID();
