@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { isIP, type LookupFunction } from "node:net";
 import tls from "node:tls";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
-import { outboundExtraCaFile } from "@/lib/config";
+import { outboundAllowHosts, outboundExtraCaFile } from "@/lib/config";
 import { currentAllowList } from "./allow-list";
 import { isPublicAddress } from "./address-policy";
 
@@ -67,10 +67,13 @@ export function publicAgent(): Agent {
   const g = globalThis as unknown as Record<symbol, Map<string, Agent>>;
   const agents = (g[AGENTS_KEY] ??= new Map());
   const caFile = outboundExtraCaFile() ?? "";
-  let agent = agents.get(caFile);
+  // Pooled sockets skip the connector: a changed allow-list setting (tests flip
+  // it) gets its own agent rather than a socket the new setting would refuse.
+  const key = `${caFile}\u0000${outboundAllowHosts()}`;
+  let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({ connect: publicConnector(caFile ? fs.readFileSync(caFile, "utf8") : undefined), keepAliveTimeout: 10_000 });
-    agents.set(caFile, agent);
+    agents.set(key, agent);
   }
   return agent;
 }
