@@ -1,0 +1,98 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import autocannon from "autocannon";
+
+/** Builds the app unless BENCH_SKIP_BUILD is set (a bench measures the production server). */
+export function buildOnce(): void {
+  if (process.env.BENCH_SKIP_BUILD) return;
+  console.log("building (next build)…");
+  const r = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "ignore", env: { ...process.env, NEXT_IGNORE_INCORRECT_LOCKFILE: "1" } });
+  if (r.status !== 0) throw new Error("next build failed");
+}
+
+export interface BenchServer {
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** The production server (scripts/server.mjs) on `databaseUrl`, waited for until GET /v1/health answers. */
+export async function startBenchServer(databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<BenchServer> {
+  const base = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ["scripts/server.mjs"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", DATABASE_URL: databaseUrl, BOOT_INGEST: "0", LOG_FORMAT: "text", LOG_LEVEL: "silent", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/v1/health`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (child.exitCode !== null || i > 600) throw new Error("bench server did not start");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+export interface LoadRun {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadRequest {
+  method: "GET" | "POST";
+  path: () => string;
+  headers?: () => Record<string, string>;
+  body?: () => string;
+}
+
+/** One autocannon run; latencies are collected per response so every percentile is exact. */
+export function loadRun(label: string, base: string, connections: number, duration: number, req: LoadRequest): Promise<LoadRun> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const instance = autocannon(
+      {
+        url: base,
+        connections,
+        duration,
+        requests: [
+          {
+            method: req.method,
+            setupRequest: (r: Record<string, unknown>) => ({ ...r, path: req.path(), headers: req.headers?.() ?? {}, ...(req.body ? { body: req.body() } : {}) }),
+          },
+        ],
+      },
+      (err: Error | null, result: autocannon.Result) => {
+        if (err) return reject(err);
+        latencies.sort((a, b) => a - b);
+        const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+        const run: LoadRun = {
+          rps: result.requests.average,
+          p50: at(50),
+          p95: at(95),
+          p99: at(99),
+          requests: result.requests.total,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+        };
+        console.log(
+          `${label.padEnd(16)} ${run.rps.toFixed(0).padStart(6)} req/s   p50 ${run.p50.toFixed(1)} ms   p95 ${run.p95.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms   (${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)`,
+        );
+        resolve(run);
+      },
+    );
+    instance.on("response", (_c: unknown, _s: number, _b: number, responseTime: number) => latencies.push(responseTime));
+  });
+}

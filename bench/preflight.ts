@@ -1,0 +1,40 @@
+// bench/preflight: POST /v1/preflight through the production server on Postgres (key resolution, burst
+// counter, facts from the catalog, the engine, the evaluation record, the daily charge), against
+// GET /v1/health of the same server in the same run.
+// Goal (issue 4): at least 0.5 of the trivial route's throughput and p99 under 25 ms at 100 connections.
+// The engine alone: bench/preflight-engine.ts (goal over 20,000 evaluations a second on one core).
+//
+//   npx tsx bench/preflight.ts [seconds]      BENCH_CONNECTIONS=100 BENCH_PORT=3198 BENCH_SKIP_BUILD=1
+import { freshBenchDatabase, largestSharedSnapshot } from "./lib/bench-db";
+import { buildOnce, loadRun, startBenchServer } from "./lib/bench-server";
+import { prepareBenchCatalog, UNLIMITED_BURSTS } from "./lib/bench-catalog";
+
+const seconds = Number(process.argv[2] ?? 15);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const port = Number(process.env.BENCH_PORT ?? 3198);
+const snapshot = largestSharedSnapshot("bench/preflight");
+if (!snapshot) process.exit(0);
+
+const url = await freshBenchDatabase("mcp_preflight_preflight_bench");
+const { key, names } = await prepareBenchCatalog(url, snapshot);
+buildOnce();
+const server = await startBenchServer(url, port, UNLIMITED_BURSTS);
+let n = 0;
+const preflight = {
+  method: "POST" as const,
+  path: () => "/v1/preflight",
+  headers: () => ({ "content-type": "application/json", "x-api-key": key }),
+  body: () => JSON.stringify({ server_name: names[n++ % names.length] }),
+};
+try {
+  await loadRun("warm-up", server.base, connections, 5, preflight);
+  const health = await loadRun("health", server.base, connections, seconds, { method: "GET", path: () => "/v1/health" });
+  const pf = await loadRun("preflight", server.base, connections, seconds, preflight);
+  const ratio = pf.rps / health.rps;
+  console.log(
+    `preflight / health: throughput ${ratio.toFixed(3)}× (goal ≥ 0.5: ${ratio >= 0.5 ? "met" : "not met"}), ` +
+      `p99 ${pf.p99.toFixed(1)} ms (goal < 25 ms: ${pf.p99 < 25 ? "met" : "not met"}) at ${connections} connections`,
+  );
+} finally {
+  await server.stop();
+}
