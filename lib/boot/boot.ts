@@ -1,10 +1,11 @@
 import { count, isNull } from "drizzle-orm";
 import { getDbHandle } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
-import { deliverIntervalMs, registryUrl } from "@/lib/config";
+import { deliverIntervalMs, harvestIntervalMs, registryUrl } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { log } from "@/lib/log";
 import { startDeliveryTimer } from "@/lib/watches/delivery-timer";
+import { startHarvestTimer } from "@/lib/harvest/harvest-timer";
 import { writeLocalServerInfo } from "./local-server-file";
 
 /** How to fill the catalog by hand when the registry cannot be reached. */
@@ -25,6 +26,11 @@ export async function boot(): Promise<void> {
   if (process.env.BOOT_INGEST === "0") return;
   // Watch notifications: Vercel runs /api/cron/deliver instead of a timer.
   if (deliverIntervalMs() > 0 && !process.env.VERCEL) startDeliveryTimer(handle.db, deliverIntervalMs());
+  // Evidence harvest: the embedded default runs it itself (Vercel runs /api/cron/harvest);
+  // a Postgres deployment opts in by setting HARVEST_INTERVAL_MS.
+  if (harvestIntervalMs() > 0 && !process.env.VERCEL && (handle.kind === "pglite" || process.env.HARVEST_INTERVAL_MS)) {
+    startHarvestTimer(handle.db, harvestIntervalMs());
+  }
   const [{ n }] = await handle.db.select({ n: count() }).from(servers).where(isNull(servers.delistedAt));
   if (n > 0) {
     log.info("catalog loaded", { servers: n });

@@ -49,6 +49,18 @@ export async function startFakeUpstreams(opts: { port?: number; host?: string; l
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
     const url = new URL(req.url ?? "/", "http://fake");
+    // control: POST /_faults {source, kind, count?, resetAfterSec?} adds a fault; DELETE /_faults clears them
+    if (url.pathname === "/_faults") {
+      if (req.method === "DELETE") faults.clear();
+      else if (req.method === "POST") {
+        try {
+          faults.add(JSON.parse(body));
+        } catch {
+          return void res.writeHead(400).end("body: {source, kind, count?, resetAfterSec?}");
+        }
+      }
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ served: faults.served }));
+    }
     const prefix = /^\/(registry|github|npm|pypi|osv|mcp|sse)(?=\/|$)/.exec(url.pathname)?.[1] ?? "";
     const source = prefix === "sse" ? "mcp" : prefix;
     calls[source || "other"] = (calls[source || "other"] ?? 0) + 1;

@@ -1,0 +1,103 @@
+// `npm run harvest [-- --sources repo,jspkg] [--registry incremental|full|none] [--deadline-ms N]`
+//
+// One harvest run: the registry listing, then repositories, packages,
+// vulnerabilities and liveness (docs/harvester.md). On the embedded database
+// while the server runs, the run is handed to the server (PGlite must not be
+// opened twice) and its progress streamed back; otherwise it runs here.
+import { parseArgs } from "node:util";
+import { DatabaseInUseError, driverFor, openDatabase } from "@/lib/db/client";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { readLocalServerInfo } from "@/lib/boot/local-server-file";
+import { HARVEST_SOURCES, type HarvestProgress, type SourceName } from "@/lib/harvest/harvest-context";
+import { runHarvest, type HarvestResult } from "@/lib/harvest/run-harvest";
+import { progressPrinter } from "@/lib/harvest/progress-printer";
+
+const { values } = parseArgs({
+  options: {
+    sources: { type: "string" },
+    registry: { type: "string", default: "incremental" },
+    "deadline-ms": { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+
+if (values.help) {
+  console.log(`usage: npm run harvest -- [--sources ${HARVEST_SOURCES.join(",")}] [--registry incremental|full|none] [--deadline-ms N]`);
+  process.exit(0);
+}
+const sources = values.sources?.split(",").map((s) => s.trim()) as SourceName[] | undefined;
+if (sources?.some((s) => !(HARVEST_SOURCES as readonly string[]).includes(s))) {
+  console.error(`--sources takes a comma-separated subset of ${HARVEST_SOURCES.join(",")}`);
+  process.exit(2);
+}
+if (!["incremental", "full", "none"].includes(values.registry!)) {
+  console.error("--registry is incremental, full or none");
+  process.exit(2);
+}
+const deadlineMs = values["deadline-ms"] ? Number(values["deadline-ms"]) : undefined;
+const printer = progressPrinter();
+
+function report(r: HarvestResult) {
+  printer.done();
+  console.log(`harvest run ${r.runId}: ${r.status} in ${(r.durationMs / 1000).toFixed(1)} s`);
+  console.log(`calls: ${JSON.stringify(r.calls)}`);
+  if (Object.keys(r.changes).length) console.log(`changes: ${JSON.stringify(r.changes)}`);
+  for (const [s, why] of Object.entries(r.stopped)) console.log(`${s} stopped: ${why}`);
+  for (const e of r.errors.slice(0, 10)) console.warn(`${e.source} ${e.item}: ${e.error}`);
+  if (r.errors.length > 10) console.warn(`… ${r.errors.length - 10} more errors in harvest_runs`);
+}
+
+async function viaServer(): Promise<boolean> {
+  if (driverFor(process.env.DATABASE_URL).kind !== "pglite") return false;
+  const server = readLocalServerInfo();
+  if (!server) return false;
+  console.log(`the server (pid ${server.pid}) holds the embedded database: the run happens there`);
+  const params = new URLSearchParams({ stream: "1", trigger: "cli", registry: values.registry!, deadline_ms: String(deadlineMs ?? 0) });
+  if (sources) params.set("sources", sources.join(","));
+  const res = await fetch(`${server.url}/api/cron/harvest?${params}`, { headers: { authorization: `Bearer ${server.secret}` } });
+  if (!res.ok || !res.body) {
+    console.error(`harvest failed: HTTP ${res.status} ${await res.text()}`);
+    process.exit(1);
+  }
+  let buffer = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const line = JSON.parse(buffer.slice(0, nl)) as { progress?: HarvestProgress; result?: HarvestResult; error?: string };
+      buffer = buffer.slice(nl + 1);
+      if (line.progress) printer.update(line.progress);
+      if (line.result) report(line.result);
+      if (line.error) {
+        printer.done();
+        console.error(`harvest failed: ${line.error}`);
+        process.exit(1);
+      }
+    }
+  }
+  return true;
+}
+
+async function here() {
+  const handle = await openDatabase();
+  try {
+    await migrateDatabase(handle);
+    const registry = values.registry === "none" ? false : (values.registry as "incremental" | "full");
+    report(await runHarvest(handle.db, { trigger: "cli", sources, registry, deadlineMs, onProgress: (p) => printer.update(p) }));
+  } finally {
+    await handle.close();
+  }
+}
+
+try {
+  if (!(await viaServer())) await here();
+} catch (err) {
+  printer.done();
+  if (err instanceof DatabaseInUseError) {
+    console.error(`${err.message}; start it or stop it, then run this again`);
+    process.exit(1);
+  }
+  console.error(`harvest failed: ${(err as Error).message}`);
+  process.exit(1);
+}
