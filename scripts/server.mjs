@@ -8,6 +8,8 @@ const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
 process.env.PORT = String(port);
+// npm here omits "resolved" from the lockfile; Next mistakes that for missing SWC binaries.
+process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= "1";
 
 const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
