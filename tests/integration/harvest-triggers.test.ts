@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { count } from "drizzle-orm";
+import { GET as cronHarvest } from "@/app/api/cron/harvest/route";
+import type { Db } from "@/lib/db/client";
+import { harvestRuns, leases, repositoryObservations } from "@/lib/db/schema";
+import { startHarvestTimer } from "@/lib/harvest/harvest-timer";
+import { progressPrinter } from "@/lib/harvest/progress-printer";
+import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
+import { resetDb } from "../helpers/db";
+import { startWorld } from "../helpers/harvest-world";
+
+const get = (path: string, secret?: string) =>
+  cronHarvest(new Request(`http://localhost${path}`, { headers: secret ? { authorization: `Bearer ${secret}` } : {} }));
+
+describe("harvest triggers", () => {
+  let fake: FakeUpstreams;
+  let db: Db;
+
+  beforeAll(async () => {
+    ({ fake } = await startWorld(60, 5));
+    db = await resetDb();
+    process.env.CRON_SECRET = "harvest-cron-secret";
+  });
+  afterAll(async () => {
+    delete process.env.CRON_SECRET;
+    await fake?.close();
+  });
+
+  it("the cron route needs the cron secret", async () => {
+    const res = await get("/api/cron/harvest", "wrong");
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ ok: false, error: "unauthorized" });
+    expect((await db.select({ n: count() }).from(harvestRuns))[0].n).toBe(0);
+  });
+
+  it("rejects unknown sources with 400", async () => {
+    const res = await get("/api/cron/harvest?sources=repo,ftp", "harvest-cron-secret");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request" });
+  });
+
+  it("runs one harvest and answers its counts; ?stream=1 streams progress lines, then the result", async () => {
+    const res = await get("/api/cron/harvest?sources=registry,repo", "harvest-cron-secret");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ ok: true, status: "succeeded", counts: { repo: { failed: 0 } } });
+    expect(body.counts.repo.observed).toBeGreaterThan(0);
+    expect(body.changes.server_new).toBe(60);
+
+    const streamed = await get("/api/cron/harvest?sources=jspkg&stream=1&trigger=cli", "harvest-cron-secret");
+    expect(streamed.headers.get("content-type")).toBe("application/x-ndjson");
+    const lines = (await streamed.text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.slice(0, -1).every((l) => l.progress?.source === "jspkg")).toBe(true);
+    expect(lines.at(-1).result).toMatchObject({ ok: true, status: "succeeded" });
+    expect(lines.at(-1).result.counts.jspkg.observed).toBeGreaterThan(0);
+    const runs = await db.select().from(harvestRuns);
+    expect(runs.map((r) => r.trigger)).toEqual(["cron", "cli"]);
+  });
+
+  it("the server's timer runs harvests on its own and stops", async () => {
+    // forget the observations and the finished runs' leases, so the repositories are due and free again
+    await db.delete(repositoryObservations);
+    await db.delete(leases);
+    const [{ n: before }] = await db.select({ n: count() }).from(harvestRuns);
+    const stop = startHarvestTimer(db, 60_000, 10);
+    try {
+      const end = Date.now() + 30_000;
+      while ((await db.select({ n: count() }).from(repositoryObservations))[0].n === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      expect((await db.select({ n: count() }).from(repositoryObservations))[0].n).toBeGreaterThan(0);
+    } finally {
+      stop();
+    }
+    const [{ n: after }] = await db.select({ n: count() }).from(harvestRuns);
+    expect(after).toBe(before + 1);
+  });
+
+  it("prints plain progress lines when not on a terminal", () => {
+    const out: string[] = [];
+    const stream = { isTTY: false, write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream;
+    const p = progressPrinter(stream);
+    p.update({ source: "repo", due: 10, attempted: 0, observed: 0, failed: 0, calls: 0 });
+    p.update({ source: "repo", due: 10, attempted: 5, observed: 5, failed: 0, calls: 1 }); // throttled
+    p.update({ source: "repo", due: 10, attempted: 10, observed: 9, failed: 1, calls: 2 });
+    p.done();
+    expect(out).toEqual(["repo: 0/10 (0 observed, 0 failed), 0 calls\n", "repo: 10/10 (9 observed, 1 failed), 2 calls\n"]);
+    const tty: string[] = [];
+    const t = progressPrinter({ isTTY: true, write: (s: string) => tty.push(s) } as unknown as NodeJS.WriteStream);
+    t.update({ source: "vuln", due: 4, attempted: 2, observed: 2, failed: 0, calls: 1 });
+    expect(tty[0]).toMatch(/^\r\x1b\[2Kvuln\s+█{12}░{12}\s+50%/);
+  });
+});
