@@ -35,7 +35,7 @@ async function mcp(req: Request): Promise<Response> {
       return errorResponse(err, crypto.randomUUID());
     }
   }
-  const detached = new Request(req.url, { method: req.method, headers: req.headers, body, signal: new AbortController().signal }) as Request & { auth?: unknown };
+  const detached = new Request(req.url, { method: req.method, headers: req.headers, body: body ? new Uint8Array(body) : undefined, signal: new AbortController().signal }) as Request & { auth?: unknown };
   detached.auth = { token: "", clientId: "x-api-key", scopes: [], extra: { callerInput: callerInputFrom(req) } };
   return handler(detached);
 }
