@@ -1,0 +1,155 @@
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { Db } from "@/lib/db/client";
+import { GET as openapiGet } from "@/app/v1/openapi.json/route";
+import { GET as policiesGet } from "@/app/v1/policies/route";
+import { POST as preflightPost } from "@/app/v1/preflight/route";
+import { GET as serverGet } from "@/app/v1/server/route";
+import { GET as searchGet } from "@/app/v1/search/route";
+import { GET as changesGet } from "@/app/v1/changes/route";
+import { GET as statsGet } from "@/app/v1/stats/route";
+import { GET as creditsGet } from "@/app/v1/credits/route";
+import { GET as watchGet, POST as watchPost } from "@/app/v1/watch/route";
+import { GET as lookalikesGet } from "@/app/v1/lookalikes/route";
+import { API_OPERATIONS } from "@/lib/openapi/operations";
+import { resetDb } from "../helpers/db";
+import { keyedAccount, request } from "../helpers/catalog-fixture";
+import { PAGE_SERVERS, seedPageFixture } from "../helpers/page-fixture";
+
+// vitest sets BASE_URL=/ (Vite's base path), which siteUrl() would otherwise read
+process.env.SITE_URL = "http://localhost:3000";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The contract's endpoint table (spec/interface.md, Endpoints), /v1 paths. */
+const CONTRACT = [
+  "get /v1/policies",
+  "post /v1/preflight",
+  "get /v1/stamp",
+  "get /v1/evaluations",
+  "get /v1/evaluations/{id}",
+  "get /v1/search",
+  "get /v1/server",
+  "get /v1/stats",
+  "get /v1/recent",
+  "get /v1/coverage",
+  "post /v1/watch",
+  "get /v1/watch",
+  "delete /v1/watch",
+  "get /v1/credits",
+  "post /v1/audit",
+  "post /v1/resolve",
+  "get /v1/changes",
+];
+
+let doc: Json;
+let db: Db;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+
+beforeAll(async () => {
+  const res = await openapiGet(request("/v1/openapi.json"));
+  expect(res.status).toBe(200);
+  doc = await res.json();
+  ajv.addSchema({ $id: "openapi", components: doc.components });
+});
+beforeEach(async () => {
+  db = await resetDb();
+  await seedPageFixture(db);
+});
+
+const operations = () => Object.entries(doc.paths as Json).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
+
+/** Checks a live body against the document's component, so the document describes what routes really send. */
+function conforms(component: string, body: unknown) {
+  const validate = ajv.getSchema(`openapi#/components/schemas/${component}`)!;
+  expect(validate, component).toBeTypeOf("function");
+  const ok = validate(body);
+  expect(ok ? [] : validate.errors!.slice(0, 5).map((e) => `${e.instancePath} ${e.message}`), component).toEqual([]);
+}
+
+describe("GET /v1/openapi.json", () => {
+  it("is an OpenAPI 3.1 document with the x-api-key scheme and every /v1 endpoint of the contract", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("2.0.0");
+    expect(doc.components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }) });
+    const ops = operations();
+    for (const op of CONTRACT) expect(ops, op).toContain(op);
+  });
+
+  it("lists exactly the methods the route files under app/v1 export", () => {
+    const root = path.join(process.cwd(), "app/v1");
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name === "route.ts" && !p.includes("[...path]")) {
+          const src = fs.readFileSync(p, "utf8");
+          const route = `/v1/${path.relative(root, dir)}`.replace(/\[(\w+)\]/g, "{$1}");
+          for (const m of src.matchAll(/export (?:const|async function|function) (GET|POST|DELETE|PUT|PATCH)\b/g)) found.push(`${m[1].toLowerCase()} ${route}`);
+        }
+      }
+    };
+    walk(root);
+    expect(operations().sort()).toEqual(found.sort());
+  });
+
+  it("says which calls need a key, and every $ref resolves", () => {
+    for (const op of API_OPERATIONS) {
+      const o = doc.paths[op.path][op.method];
+      const expected = op.auth === "required" ? [{ apiKey: [] }] : op.auth === "optional" ? [{}, { apiKey: [] }] : [];
+      expect(o.security, `${op.method} ${op.path}`).toEqual(expected);
+      if (op.auth === "required") expect(o.responses["401"], `${op.method} ${op.path}`).toEqual({ $ref: "#/components/responses/E401" });
+    }
+    const refs = JSON.stringify(doc).match(/"\$ref":"#\/[^"]+"/g)!;
+    expect(refs.length).toBeGreaterThan(50);
+    for (const r of new Set(refs)) {
+      const pointer = r.slice(9, -1).split("/").slice(1);
+      const target = pointer.reduce<unknown>((node, key) => (node as Json | undefined)?.[key], doc);
+      expect(target, r).toBeDefined();
+    }
+  });
+
+  it("describes query parameters from the routes' schemas (names, required, defaults)", () => {
+    const params = (p: string, m = "get") => Object.fromEntries((doc.paths[p][m].parameters as Json[]).map((x) => [x.name, x]));
+    expect(params("/v1/search").q).toMatchObject({ in: "query", required: true });
+    expect(params("/v1/search").limit).toMatchObject({ required: false });
+    expect(Object.keys(params("/v1/changes")).sort()).toEqual(["before", "kind", "limit", "server_name", "since"]);
+    expect(params("/v1/changes").limit.schema).toMatchObject({ default: 100, maximum: 500 });
+    expect(params("/v1/stamp").name).toMatchObject({ required: true });
+    expect(params("/v1/evaluations/{id}").id).toMatchObject({ in: "path", required: true, schema: { format: "uuid" } });
+    const body = doc.components.schemas.PreflightInput;
+    expect(body).toMatchObject({ type: "object", required: ["server_name"], additionalProperties: false });
+    expect(body.properties.policy_id.enum).toEqual(["builtin:baseline", "builtin:first-party", "builtin:strict"]);
+  });
+
+  it("matches what the routes answer, successes and the Error body", async () => {
+    const a = await keyedAccount(db);
+    const key = a.key;
+    const body = async (res: Response, status = 200) => {
+      expect(res.status).toBe(status);
+      return res.json();
+    };
+    conforms("PolicyCatalog", await body(await policiesGet(request("/v1/policies"))));
+    conforms("PreflightResult", await body(await preflightPost(request("/v1/preflight", { key, body: { server_name: PAGE_SERVERS.pass } }))));
+    conforms("HealthCardResponse", await body(await serverGet(request(`/v1/server?name=${PAGE_SERVERS.review}`, { key }))));
+    conforms("SearchResult", await body(await searchGet(request("/v1/search?q=weather", { key }))));
+    conforms("LookalikesResult", await body(await lookalikesGet(request(`/v1/lookalikes?name=${PAGE_SERVERS.pass}`, { key }))));
+    conforms("ChangeFeed", await body(await changesGet(request("/v1/changes?limit=2"))));
+    conforms("StatsReport", await body(await statsGet(request("/v1/stats"))));
+    conforms("CreditsResult", await body(await creditsGet(request("/v1/credits", { key }))));
+    conforms("WatchCreateResponse", await body(await watchPost(request("/v1/watch", { key, body: { server_name: PAGE_SERVERS.pass, email: "me@example.com" } }))));
+    conforms("WatchListResponse", await body(await watchGet(request("/v1/watch", { key }))));
+    conforms("Error", await body(await serverGet(request("/v1/server?name=io.github.nobody/x", { key })), 404));
+    conforms("Error", await body(await preflightPost(request("/v1/preflight", { body: { server_name: "x", extra: 1 } })), 400));
+
+    // and it can fail: a body the document does not allow
+    const validate = ajv.getSchema("openapi#/components/schemas/PreflightInput")!;
+    expect(validate({ server_name: PAGE_SERVERS.pass, refresh: "always" })).toBe(false);
+    expect(validate({ server_name: PAGE_SERVERS.pass, extra: true })).toBe(false);
+  });
+});
