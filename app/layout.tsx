@@ -21,7 +21,12 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </a>
           <nav aria-label="Main">
             <a href="/">Search</a>
+            <a href="/policies">Policies</a>
+            <a href="/changes">Changes</a>
             <a href="/audit">Config audit</a>
+            <a href="/watches">Watches</a>
+            <a href="/docs">API docs</a>
+            <a href="/account">Account</a>
           </nav>
         </header>
         <main id="main">{children}</main>

@@ -1,11 +1,17 @@
 import { getDb } from "@/lib/db/client";
 import { getCatalogStatus } from "@/lib/services/get-catalog-status";
 import { IMPORT_HINT } from "@/lib/boot/boot";
+import { getStats } from "@/lib/services/get-stats";
+import { listRecentServers } from "@/lib/services/list-recent-servers";
+import { Time } from "./_components/time";
+import { number, serverPagePath } from "./_components/format";
+import { SearchBox } from "./search-box";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  const status = await getCatalogStatus(await getDb());
+  const db = await getDb();
+  const [status, stats, recent] = await Promise.all([getCatalogStatus(db), getStats(db), listRecentServers(db, { limit: 5 })]);
   const failed = status.lastSync?.status === "failed";
   return (
     <>
@@ -19,8 +25,54 @@ export default async function HomePage() {
         What it is not: a PASS is not a security finding, not an install or execution authorization and not a sandbox.
         Stop on BLOCK, ask a human on REVIEW, and still review permissions and code on PASS.
       </p>
+      <SearchBox />
+      <section aria-labelledby="stats">
+        <h2 id="stats">The catalog in numbers</h2>
+        <ul className="stats" data-testid="stats">
+          <li>
+            <strong data-testid="stat-listed">{number(stats.servers.listed)}</strong> servers listed
+          </li>
+          <li>
+            <strong data-testid="stat-healthy">{number(stats.health.healthy)}</strong> healthy
+          </li>
+          <li>
+            <strong data-testid="stat-issues">{number(stats.health.issues)}</strong> with issues
+          </li>
+          <li>
+            <strong data-testid="stat-unknown">{number(stats.health.unknown)}</strong> health unknown
+          </li>
+          <li>
+            <strong data-testid="stat-verified">{number(stats.verified)}</strong> verified
+          </li>
+          <li>
+            <strong>{number(stats.evaluations_24h)}</strong> keyed evaluations in 24 h
+          </li>
+        </ul>
+        <p className="small muted">
+          Listing read <Time iso={stats.as_of} />. Verified means a live repository that is not archived, live packages and an active registry
+          listing: not first-party identity and not a security finding. From <a href="/v1/stats">GET /v1/stats</a>; how fresh each source is:{" "}
+          <a href="/v1/coverage">GET /v1/coverage</a>.
+        </p>
+        {recent.servers.length > 0 && (
+          <>
+            <h3>Newest in the registry</h3>
+            <ul data-testid="recent">
+              {recent.servers.map((c) => (
+                <li key={c.server_name}>
+                  <a href={serverPagePath(c.server_name)} className="wrap">
+                    {c.server_name}
+                  </a>{" "}
+                  <span className="small muted">
+                    first seen <Time iso={c.first_seen_at} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
       <section aria-labelledby="catalog-status">
-        <h2 id="catalog-status">Catalog</h2>
+        <h2 id="catalog-status">Registry sync</h2>
         <p data-testid="server-count">
           {status.servers.toLocaleString("en")} servers listed
           {status.lastSuccessAt ? `, last synced ${status.lastSuccessAt}` : ""}.

@@ -1,4 +1,6 @@
-import type { Db } from "@/lib/db/client";
+import { eq } from "drizzle-orm";
+import type { Db, Queryable } from "@/lib/db/client";
+import { servers } from "@/lib/db/schema";
 import { evaluate, POLICIES, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
 import { loadServerRecords } from "@/lib/facts/load-facts";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
@@ -40,4 +42,10 @@ export async function getServerPage(db: Db, name: string, opts: { now?: Date } =
     changes,
     now: now.toISOString(),
   };
+}
+
+/** Whether the catalog has this exact name (listed or delisted): the page's 404 check, before anything streams. */
+export async function serverExists(db: Queryable, name: string): Promise<boolean> {
+  const [row] = await db.select({ id: servers.id }).from(servers).where(eq(servers.name, name)).limit(1);
+  return !!row;
 }

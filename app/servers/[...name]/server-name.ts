@@ -1,0 +1,22 @@
+import type { HealthCard } from "@/lib/schemas/health-card";
+
+/** The canonical name from the catch-all segments of /servers/<namespace>/<name> (the slash is part of it). */
+export function nameFromSegments(segments: string[]): string {
+  return segments
+    .map((seg) => {
+      try {
+        return decodeURIComponent(seg);
+      } catch {
+        return seg;
+      }
+    })
+    .join("/");
+}
+
+/** The Open Graph image of a server page (app/og/[...name]/route.tsx). */
+export const ogImagePath = (name: string) => `/og/${encodeURI(name)}.png`;
+
+/** The README snippet: the badge image linking to the server page. */
+export function badgeMarkdown(card: HealthCard): string {
+  return `[![mcp preflight](${card.links.badge})](${card.links.page})`;
+}
