@@ -1,0 +1,59 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { ApiError } from "@/lib/api/errors";
+import { parseWith } from "@/lib/api/request";
+import { accountCaller } from "@/lib/auth/account-caller";
+import { currentAccount } from "@/lib/auth/current-account";
+import { getDb } from "@/lib/db/client";
+import { chargeCaller } from "@/lib/quota";
+import { watchInputSchema, type WatchView } from "@/lib/schemas/watch";
+import { createWatch } from "@/lib/services/create-watch";
+import { deleteWatch } from "@/lib/services/delete-watch";
+import { log } from "@/lib/log";
+
+export interface CreateWatchState {
+  created?: boolean;
+  watch?: WatchView;
+  /** Only in the answer that created the watch: shown once, like POST /v1/watch. */
+  secret?: string;
+  error?: string;
+}
+
+const text = (v: FormDataEntryValue | null) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+
+/** POST /v1/watch for the signed-in account: the same schema, service, limits and 10 credits. */
+export async function createWatchAction(_prev: CreateWatchState, form: FormData): Promise<CreateWatchState> {
+  const account = await currentAccount();
+  if (!account) return { error: "Your session ended; sign in again." };
+  const caller = accountCaller(account);
+  try {
+    const events = form.getAll("events").map(String);
+    const input = parseWith(watchInputSchema, {
+      server_name: text(form.get("server_name")),
+      webhook_url: text(form.get("webhook_url")),
+      email: text(form.get("email")),
+      events: events.length ? events : undefined,
+      label: text(form.get("label")),
+    });
+    const result = await createWatch(await getDb(), input, { caller, charge: (subject, cost) => chargeCaller(caller, subject, cost) });
+    if (result.created) log.info("watch created from the web", { accountId: account.id, watchId: result.watch.id });
+    revalidatePath("/watches");
+    return { created: result.created, watch: result.watch, secret: result.secret };
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err.message };
+    throw err;
+  }
+}
+
+/** DELETE /v1/watch?id= for the signed-in account. */
+export async function deleteWatchAction(form: FormData): Promise<void> {
+  const account = await currentAccount();
+  if (!account) return;
+  try {
+    await deleteWatch(await getDb(), accountCaller(account), String(form.get("id") ?? ""));
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+  }
+  revalidatePath("/watches");
+}
