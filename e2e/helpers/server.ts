@@ -23,10 +23,17 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The production server (scripts/server.mjs) on a free loopback port, embedded database in a temp dir. */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * The production server (scripts/server.mjs) on a free loopback port, embedded database in a temp dir.
+ * `beforeStart` may fill that database first (it must close it again: PGlite is one process's database).
+ */
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  opts: { beforeStart?: (dataDir: string) => Promise<void> } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-preflight-e2e-"));
+  await opts.beforeStart?.(dataDir);
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
