@@ -1,10 +1,11 @@
-import { createMcpHandler } from "mcp-handler";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { callerInputFrom } from "@/lib/quota";
-import { readBinaryBody } from "@/lib/api/request";
-import { errorResponse } from "@/lib/api/respond";
 import { registerTools } from "@/lib/mcp/register-tools";
 import { MCP_INSTRUCTIONS } from "@/lib/mcp/instructions";
 import { ENGINE_VERSION } from "@/lib/engine";
+import { readTextBody } from "@/lib/api/request";
+import { errorResponse, json } from "@/lib/api/respond";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -13,31 +14,47 @@ export const maxDuration = 60;
 /** Largest JSON-RPC message accepted: the biggest tool input is a 256 KiB config file, JSON-escaped. */
 const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
-// Stateless streamable HTTP: every request gets a fresh server, so any instance can answer it.
-const handler = createMcpHandler(registerTools, { serverInfo: { name: "mcp-preflight", version: ENGINE_VERSION }, instructions: MCP_INSTRUCTIONS }, {
-  basePath: "",
-  disableSse: true,
-  maxDuration: 60,
-});
+/** The JSON-RPC body, capped in size; null for a body that is not JSON (the transport answers that itself). */
+async function readMessage(req: Request): Promise<{ parsed: unknown } | Response> {
+  if (req.method !== "POST") return { parsed: undefined };
+  let text: string;
+  try {
+    text = await readTextBody(req, MAX_MCP_BODY_BYTES);
+  } catch (err) {
+    return errorResponse(err, crypto.randomUUID());
+  }
+  try {
+    return { parsed: JSON.parse(text) };
+  } catch {
+    return json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } }, { status: 400 });
+  }
+}
 
 /**
- * The API key is read from x-api-key exactly as REST reads it and reaches the
- * tools as auth info. The handler gets a copy of the request that a client
- * disconnect does not abort: mcp-handler 1.1 writes the answer into a stream it
- * has already closed on abort, which surfaces as an unhandled rejection.
+ * Stateless streamable HTTP MCP: every request gets a fresh server and
+ * transport, so any instance can answer any request. This is what mcp-handler
+ * does inside, on the SDK's web-standard transport; we use that transport
+ * directly because mcp-handler 1.1 re-pipes the answer through a fake Node
+ * response that writes into the already-cancelled stream whenever a client
+ * disconnects (an unhandled rejection per dropped request), and the extra copy
+ * costs throughput (docs/mcp.md). JSON answers, not SSE: no tool streams.
  */
 async function mcp(req: Request): Promise<Response> {
-  let body: Buffer | undefined;
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    try {
-      body = await readBinaryBody(req, MAX_MCP_BODY_BYTES);
-    } catch (err) {
-      return errorResponse(err, crypto.randomUUID());
-    }
+  const message = await readMessage(req);
+  if (message instanceof Response) return message;
+  const server = new McpServer({ name: "mcp-preflight", version: ENGINE_VERSION }, { instructions: MCP_INSTRUCTIONS });
+  registerTools(server);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    // The API key is read from x-api-key exactly as REST reads it and reaches the tools as auth info.
+    return await transport.handleRequest(req, {
+      parsedBody: message.parsed,
+      authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { callerInput: callerInputFrom(req) } },
+    });
+  } finally {
+    void server.close();
   }
-  const detached = new Request(req.url, { method: req.method, headers: req.headers, body: body ? new Uint8Array(body) : undefined, signal: new AbortController().signal }) as Request & { auth?: unknown };
-  detached.auth = { token: "", clientId: "x-api-key", scopes: [], extra: { callerInput: callerInputFrom(req) } };
-  return handler(detached);
 }
 
 export { mcp as GET, mcp as POST, mcp as DELETE };
