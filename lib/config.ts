@@ -27,7 +27,7 @@ export function trustProxy(): boolean {
 }
 
 export function siteUrl(): string {
-  return (process.env.SITE_URL || process.env.BASE_URL || "http://localhost:3000").replace(/\/+$/, "");
+  return (process.env.SITE_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, "");
 }
 
 // ── Quotas, credits and keys (DESIGN §7, contract Limits) ─────────────────────
