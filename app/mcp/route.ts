@@ -31,19 +31,31 @@ async function readMessage(req: Request): Promise<{ parsed: unknown } | Response
 }
 
 /**
- * Stateless streamable HTTP MCP: every request gets a fresh server and
- * transport, so any instance can answer any request. This is what mcp-handler
+ * Stateless streamable HTTP MCP: every request gets its own transport and a
+ * server with no state from earlier requests, so any instance can answer any request. This is what mcp-handler
  * does inside, on the SDK's web-standard transport; we use that transport
  * directly because mcp-handler 1.1 re-pipes the answer through a fake Node
  * response that writes into the already-cancelled stream whenever a client
  * disconnects (an unhandled rejection per dropped request), and the extra copy
  * costs throughput (docs/mcp.md). JSON answers, not SSE: no tool streams.
  */
+// Servers with their fifteen tools registered, kept between requests: building one costs more than the
+// protocol work of a tools/call. Each is connected to one request's transport at a time.
+const idle: McpServer[] = [];
+const MAX_IDLE_SERVERS = 64;
+
+function takeServer(): McpServer {
+  const ready = idle.pop();
+  if (ready) return ready;
+  const server = new McpServer({ name: "mcp-preflight", version: ENGINE_VERSION }, { instructions: MCP_INSTRUCTIONS });
+  registerTools(server);
+  return server;
+}
+
 async function mcp(req: Request): Promise<Response> {
   const message = await readMessage(req);
   if (message instanceof Response) return message;
-  const server = new McpServer({ name: "mcp-preflight", version: ENGINE_VERSION }, { instructions: MCP_INSTRUCTIONS });
-  registerTools(server);
+  const server = takeServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
@@ -53,7 +65,8 @@ async function mcp(req: Request): Promise<Response> {
       authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { callerInput: callerInputFrom(req) } },
     });
   } finally {
-    void server.close();
+    await server.close().catch(() => {});
+    if (idle.length < MAX_IDLE_SERVERS) idle.push(server);
   }
 }
 
