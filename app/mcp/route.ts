@@ -31,9 +31,10 @@ async function readMessage(req: Request): Promise<{ parsed: unknown } | Response
 }
 
 /**
- * Stateless streamable HTTP MCP: every request gets its own transport and a
- * server with no state from earlier requests, so any instance can answer any request. This is what mcp-handler
- * does inside, on the SDK's web-standard transport; we use that transport
+ * Stateless streamable HTTP MCP: every request gets its own transport, and no
+ * state of one request serves another (a reused server keeps only what an
+ * initialize told it, which no tool reads), so any instance can answer any
+ * request. This is what mcp-handler does inside, on the SDK's web-standard transport; we use that transport
  * directly because mcp-handler 1.1 re-pipes the answer through a fake Node
  * response that writes into the already-cancelled stream whenever a client
  * disconnects (an unhandled rejection per dropped request), and the extra copy
