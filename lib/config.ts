@@ -103,6 +103,16 @@ export function searchCacheSeconds(): number {
 /** At most this many cached searches per process (least recently used go first). */
 export const SEARCH_CACHE_ENTRIES = 2_000;
 
+/**
+ * Facts of one server are kept per process this many seconds for preflight and stamp (FACTS_CACHE_SECONDS;
+ * 0 turns it off). Stored evidence changes only when the harvester writes, on a schedule of hours.
+ */
+export function factsCacheSeconds(): number {
+  const v = process.env.FACTS_CACHE_SECONDS;
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : 5;
+}
+export const FACTS_CACHE_ENTRIES = 5_000;
+
 /** GET /v1/recent page size. */
 export const RECENT_LIMIT_DEFAULT = 20;
 export const RECENT_LIMIT_MAX = 100;

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { evaluations } from "@/lib/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { evaluate, getPolicy, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
-import { loadFacts } from "@/lib/facts/load-facts";
+import { forgetFacts, loadFactsCached } from "@/lib/facts/facts-cache";
 import { recordEvaluation } from "@/lib/evaluations/record-evaluation";
 import type { PreflightInput } from "@/lib/schemas/preflight";
 import { log } from "@/lib/log";
@@ -39,7 +39,7 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
   if (input.refresh === "if_stale" && !accountId) {
     throw new ApiError("unauthorized", "refresh=if_stale needs an account API key in x-api-key; anonymous calls must use refresh=never");
   }
-  let facts = await loadFacts(db, input.server_name);
+  let facts = await loadFactsCached(db, input.server_name);
   if (!facts) {
     throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`);
   }
@@ -47,7 +47,8 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
     const pending = await beginRefresh(db, facts, { accountId, now: now() });
     if (pending) {
       await pending.run();
-      facts = (await loadFacts(db, input.server_name))!;
+      forgetFacts(db, input.server_name);
+      facts = (await loadFactsCached(db, input.server_name))!;
     }
   }
 

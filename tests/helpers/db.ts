@@ -1,6 +1,7 @@
 import pg from "pg";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb, type Db } from "@/lib/db/client";
+import { clearDbMemos } from "@/lib/cache/db-memo";
 
 /**
  * Points DATABASE_URL at this worker's database: a fresh in-memory PGlite, or a
@@ -30,9 +31,10 @@ export async function configureTestDatabase(): Promise<void> {
   process.env.DATABASE_URL = url.toString();
 }
 
-/** Empties every table of the current test database and returns it, migrated. */
+/** Empties every table of the current test database and returns it, migrated, with no memo of its old rows. */
 export async function resetDb(): Promise<Db> {
   const db = await getDb();
+  clearDbMemos(db);
   const rows = await db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public'`);
   const tables = (rows as unknown as { rows?: { tablename: string }[] }).rows ?? (rows as unknown as { tablename: string }[]);
   if (tables.length) {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { clearDbMemos, createDbMemo } from "@/lib/cache/db-memo";
+
+describe("createDbMemo", () => {
+  it("shares one computation per key within the TTL and recomputes after it", async () => {
+    let calls = 0;
+    const memo = createDbMemo(() => 1000, 10);
+    const db = {};
+    const compute = async () => ++calls;
+    expect(await memo.get(db, "a", compute, 0)).toBe(1);
+    expect(await memo.get(db, "a", compute, 999)).toBe(1);
+    expect(await memo.get(db, "a", compute, 1000)).toBe(2);
+    expect(await memo.get({}, "a", compute, 1000)).toBe(3); // another database, another memo
+  });
+
+  it("forgets a key, clears a database, and never keeps a failure", async () => {
+    let calls = 0;
+    const memo = createDbMemo(() => 60_000, 10);
+    const db = {};
+    const compute = async () => ++calls;
+    await memo.get(db, "a", compute, 0);
+    memo.forget(db, "a");
+    expect(await memo.get(db, "a", compute, 1)).toBe(2);
+    clearDbMemos(db);
+    expect(await memo.get(db, "a", compute, 2)).toBe(3);
+    await expect(memo.get(db, "b", async () => Promise.reject(new Error("down")), 3)).rejects.toThrow("down");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await memo.get(db, "b", compute, 4)).toBe(4);
+  });
+
+  it("keeps at most maxEntries, dropping the least recently used, and is off at TTL 0", async () => {
+    const memo = createDbMemo(() => 60_000, 2);
+    const db = {};
+    let calls = 0;
+    const compute = async () => ++calls;
+    await memo.get(db, "a", compute, 0);
+    await memo.get(db, "b", compute, 0);
+    await memo.get(db, "a", compute, 1); // a is now the most recent
+    await memo.get(db, "c", compute, 2); // evicts b
+    expect(calls).toBe(3);
+    await memo.get(db, "a", compute, 3);
+    expect(calls).toBe(3);
+    await memo.get(db, "b", compute, 3);
+    expect(calls).toBe(4);
+    const off = createDbMemo(() => 0, 2);
+    await off.get(db, "x", compute);
+    await off.get(db, "x", compute);
+    expect(calls).toBe(6);
+  });
+});
