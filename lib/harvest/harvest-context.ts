@@ -68,7 +68,12 @@ export function noteError(ctx: HarvestContext, source: SourceName, item: string,
 }
 
 /** What one source plugs into the shared loop (run-source.ts). */
-export interface SourceSpec<I, R> {
+/** Every harvest item carries the attempted_at it had when it was read as due (ms, null: never). */
+export interface DueItem {
+  attemptedAt: number | null;
+}
+
+export interface SourceSpec<I extends DueItem, R> {
   source: Exclude<SourceName, "registry">;
   chunkSize: number;
   /** How many items are due now (for progress). */
@@ -76,8 +81,8 @@ export interface SourceSpec<I, R> {
   /** Up to `limit` due items, stalest first, not leased by anyone, not attempted in this run. */
   selectDue(ctx: HarvestContext, limit: number): Promise<I[]>;
   key(item: I): string;
-  /** Keys of items whose attempt was recorded at or after `since` (by another run): they are no longer due. */
-  touchedSince(ctx: HarvestContext, items: I[], since: Date): Promise<Set<string>>;
+  /** attempted_at now (ms) of the items that have an observation row, by key. */
+  attemptsNow(ctx: HarvestContext, items: I[]): Promise<Map<string, number | null>>;
   /** Upstream answers in item order. May throw RateLimitedError: the source stops until the reset. */
   fetch(ctx: HarvestContext, items: I[]): Promise<(R | Skipped)[]>;
   /** The answer recorded for every item of a chunk whose fetch threw. */

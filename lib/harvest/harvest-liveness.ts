@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { FRESHNESS_MS, HARVEST_CHUNK, HARVEST_CONCURRENCY } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
 import { remoteObservations, serverRemotes, servers } from "@/lib/db/schema";
@@ -13,7 +13,10 @@ import { stateChanges } from "./state-changes";
 interface RemoteItem {
   url: string;
   type: string;
+  attemptedAt: number | null;
 }
+
+const ms = (v: unknown): number | null => (v === null || v === undefined ? null : new Date(v as string).getTime());
 
 type LivenessResult = ProbeResult | { outcome: "error"; error: string };
 
@@ -44,15 +47,19 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
     return Number(row?.n ?? 0);
   },
   async selectDue(ctx, limit) {
-    return query<RemoteItem>(ctx.db, sql`select url, type from (${dueSql(ctx)}) d order by d.attempted_at asc nulls first, d.url limit ${limit}`);
+    const rows = await query<{ url: string; type: string; attempted_at: unknown }>(
+      ctx.db,
+      sql`select url, type, attempted_at from (${dueSql(ctx)}) d order by d.attempted_at asc nulls first, d.url limit ${limit}`,
+    );
+    return rows.map((r) => ({ url: r.url, type: r.type, attemptedAt: ms(r.attempted_at) }));
   },
   key: (i) => i.url,
-  async touchedSince(ctx, items, since) {
+  async attemptsNow(ctx, items) {
     const rows = await ctx.db
-      .select({ url: remoteObservations.url })
+      .select({ url: remoteObservations.url, at: remoteObservations.attemptedAt })
       .from(remoteObservations)
-      .where(and(inArray(remoteObservations.url, items.map((i) => i.url)), gte(remoteObservations.attemptedAt, since)));
-    return new Set(rows.map((r) => r.url));
+      .where(inArray(remoteObservations.url, items.map((i) => i.url)));
+    return new Map(rows.map((r) => [r.url, r.at?.getTime() ?? null]));
   },
   failure: (error) => ({ outcome: "error", error }),
   // a probe that could not be made leaves the last observation in place

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { FRESHNESS_MS, HARVEST_CHUNK, HARVEST_CONCURRENCY } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
 import { packageObservations, serverPackages, servers } from "@/lib/db/schema";
@@ -13,7 +13,10 @@ import { stateChanges } from "./state-changes";
 interface PackageItem {
   identifier: string;
   etag: string | null;
+  attemptedAt: number | null;
 }
+
+const ms = (v: unknown): number | null => (v === null || v === undefined ? null : new Date(v as string).getTime());
 
 type Ecosystem = "jspkg" | "pypkg";
 
@@ -66,15 +69,19 @@ function packageSource(ecosystem: Ecosystem): SourceSpec<PackageItem, PackageAns
       return Number(row?.n ?? 0);
     },
     async selectDue(ctx, limit) {
-      return query<PackageItem>(ctx.db, sql`select * from (${dueSql(ctx, ecosystem)}) d order by d.attempted_at asc nulls first, d.identifier limit ${limit}`);
+      const rows = await query<{ identifier: string; etag: string | null; attempted_at: unknown }>(
+        ctx.db,
+        sql`select * from (${dueSql(ctx, ecosystem)}) d order by d.attempted_at asc nulls first, d.identifier limit ${limit}`,
+      );
+      return rows.map((r) => ({ identifier: r.identifier, etag: r.etag, attemptedAt: ms(r.attempted_at) }));
     },
     key: (i) => i.identifier,
-    async touchedSince(ctx, items, since) {
+    async attemptsNow(ctx, items) {
       const rows = await ctx.db
-        .select({ identifier: packageObservations.identifier })
+        .select({ identifier: packageObservations.identifier, at: packageObservations.attemptedAt })
         .from(packageObservations)
-        .where(and(eq(packageObservations.ecosystem, ecosystem), inArray(packageObservations.identifier, items.map((i) => i.identifier)), gte(packageObservations.attemptedAt, since)));
-      return new Set(rows.map((r) => r.identifier));
+        .where(and(eq(packageObservations.ecosystem, ecosystem), inArray(packageObservations.identifier, items.map((i) => i.identifier))));
+      return new Map(rows.map((r) => [r.identifier, r.at?.getTime() ?? null]));
     },
     failure: (error) => ({ kind: "error", error }),
     failed: (r) => r.kind === "error",

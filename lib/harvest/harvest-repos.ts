@@ -1,4 +1,4 @@
-import { and, gte, inArray, sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { FRESHNESS_MS, GITHUB_GRAPHQL_BATCH, githubToken } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
 import { repositoryObservations, servers } from "@/lib/db/schema";
@@ -13,7 +13,10 @@ import { stateChanges } from "./state-changes";
 interface RepoItem extends RepoRef {
   id: number;
   etag: string | null;
+  attemptedAt: number | null;
 }
+
+const ms = (v: unknown): number | null => (v === null || v === undefined ? null : new Date(v as string).getTime());
 
 /** Repositories on github.com named by a listed server, with their observation times. */
 function dueSql(ctx: HarvestContext) {
@@ -51,19 +54,19 @@ export const repoSource: SourceSpec<RepoItem, RepoAnswer> = {
     return Number(row?.n ?? 0);
   },
   async selectDue(ctx, limit) {
-    const rows = await query<{ id: number | string; owner: string; name: string; etag: string | null }>(
+    const rows = await query<{ id: number | string; owner: string; name: string; etag: string | null; attempted_at: unknown }>(
       ctx.db,
       sql`select * from (${dueSql(ctx)}) d order by d.attempted_at asc nulls first, d.id limit ${limit}`,
     );
-    return rows.map((r) => ({ id: Number(r.id), owner: r.owner, name: r.name, etag: r.etag }));
+    return rows.map((r) => ({ id: Number(r.id), owner: r.owner, name: r.name, etag: r.etag, attemptedAt: ms(r.attempted_at) }));
   },
   key: (i) => String(i.id),
-  async touchedSince(ctx, items, since) {
+  async attemptsNow(ctx, items) {
     const rows = await ctx.db
-      .select({ id: repositoryObservations.repositoryId })
+      .select({ id: repositoryObservations.repositoryId, at: repositoryObservations.attemptedAt })
       .from(repositoryObservations)
-      .where(and(inArray(repositoryObservations.repositoryId, items.map((i) => i.id)), gte(repositoryObservations.attemptedAt, since)));
-    return new Set(rows.map((r) => String(r.id)));
+      .where(inArray(repositoryObservations.repositoryId, items.map((i) => i.id)));
+    return new Map(rows.map((r) => [String(r.id), r.at?.getTime() ?? null]));
   },
   failure: (error) => ({ kind: "error", error }),
   failed: (r) => r.kind === "error",

@@ -17,7 +17,10 @@ interface VulnItem {
   listedVersion: string;
   /** What is looked up: the listed version, or the registry's latest when unpinned. */
   version: string;
+  attemptedAt: number | null;
 }
+
+const ms = (v: unknown): number | null => (v === null || v === undefined ? null : new Date(v as string).getTime());
 
 export interface StoredAdvisory {
   id: string;
@@ -59,23 +62,22 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
     return Number(row?.n ?? 0);
   },
   async selectDue(ctx, limit) {
-    const rows = await query<{ ecosystem: string; identifier: string; listed_version: string; version: string }>(
+    const rows = await query<{ ecosystem: string; identifier: string; listed_version: string; version: string; attempted_at: unknown }>(
       ctx.db,
       sql`select * from (${dueSql(ctx)}) d order by d.attempted_at asc nulls first, d.ecosystem, d.identifier, d.listed_version limit ${limit}`,
     );
-    return rows.map((r) => ({ ecosystem: r.ecosystem, identifier: r.identifier, listedVersion: r.listed_version, version: r.version }));
+    return rows.map((r) => ({ ecosystem: r.ecosystem, identifier: r.identifier, listedVersion: r.listed_version, version: r.version, attemptedAt: ms(r.attempted_at) }));
   },
   key: (i) => `${i.ecosystem}:${i.identifier}@${i.listedVersion}`,
-  async touchedSince(ctx, items, since) {
-    const rows = await query<{ k: string }>(
+  async attemptsNow(ctx, items) {
+    const rows = await query<{ k: string; at: unknown }>(
       ctx.db,
-      sql`select v.ecosystem || ':' || v.identifier || '@' || v.listed_version as k
+      sql`select v.ecosystem || ':' || v.identifier || '@' || v.listed_version as k, v.attempted_at as at
           from vuln_observations v
           join jsonb_to_recordset(${jsonParam(items.map((i) => ({ e: i.ecosystem, n: i.identifier, v: i.listedVersion })))}) as w(e text, n text, v text)
-            on w.e = v.ecosystem and w.n = v.identifier and w.v = v.listed_version
-          where v.attempted_at >= ${ts(since)}`,
+            on w.e = v.ecosystem and w.n = v.identifier and w.v = v.listed_version`,
     );
-    return new Set(rows.map((r) => r.k));
+    return new Map(rows.map((r) => [r.k, ms(r.at)]));
   },
   failure: (error) => ({ kind: "error", error }),
   failed: (r) => r.kind === "error",

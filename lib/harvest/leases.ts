@@ -9,9 +9,9 @@ export const leaseKey = (source: string, item: string) => `harvest:${source}:${i
 /**
  * Claims the items whose lease is free or expired, in one statement, so two
  * runs racing for an item cannot both get it. Returns the keys this holder now
- * holds. A harvested item's lease is kept until it expires (a run that read
- * the item as due just before it was written cannot take it again); a failed
- * item's is given back so the next run can retry at once.
+ * holds. Leases are given back once a chunk is written; a run that read an
+ * item as due before another run harvested it notices at claim time (its
+ * attempted_at moved) and drops it.
  */
 export async function claimItems(db: Db, keys: string[], holder: string, ttlMs: number, now: Date): Promise<Set<string>> {
   if (!keys.length) return new Set();

@@ -1,7 +1,7 @@
 import { HARVEST_LEASE_MS } from "@/lib/config";
 import { RateLimitedError } from "@/lib/sources/http";
 import { cooldownUntil, setCooldown } from "./cooldowns";
-import { FAILURE_STREAK_LIMIT, httpFor, noteError, SKIPPED, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
+import { FAILURE_STREAK_LIMIT, httpFor, noteError, SKIPPED, type DueItem, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { claimItems, leaseKey, releaseItems } from "./leases";
 import { recordChanges } from "./record-changes";
 
@@ -15,7 +15,7 @@ const SELECT_WINDOW = 5_000;
  * is reached, or the upstream says stop. Each chunk is durable on its own, so a
  * run can stop anywhere and the next one resumes with what is still due.
  */
-export async function runSource<I, R>(ctx: HarvestContext, spec: SourceSpec<I, R>): Promise<void> {
+export async function runSource<I extends DueItem, R>(ctx: HarvestContext, spec: SourceSpec<I, R>): Promise<void> {
   const { source } = spec;
   const counts = ctx.counts[source];
   const cooling = await cooldownUntil(ctx.db, source, ctx.clock());
@@ -27,7 +27,6 @@ export async function runSource<I, R>(ctx: HarvestContext, spec: SourceSpec<I, R
   const progress = () => ctx.onProgress?.({ source, ...counts, calls: ctx.calls[source] });
   progress();
   let window: I[] = [];
-  let selectedAt = ctx.clock();
   for (;;) {
     if (ctx.signal?.aborted) {
       ctx.stopped[source] = "aborted";
@@ -42,9 +41,8 @@ export async function runSource<I, R>(ctx: HarvestContext, spec: SourceSpec<I, R
       return;
     }
     // The due list is read a window at a time (one query, not one per chunk);
-    // items another run touched since then are dropped at claim time.
+    // items another run attempted since then are dropped once claimed.
     if (!window.length) {
-      selectedAt = ctx.clock();
       window = await spec.selectDue(ctx, SELECT_WINDOW);
       if (!window.length) return;
     }
@@ -53,7 +51,9 @@ export async function runSource<I, R>(ctx: HarvestContext, spec: SourceSpec<I, R
     const claimed = await claimItems(ctx.db, items.map(keyOf), ctx.holder, HARVEST_LEASE_MS, ctx.clock());
     let mine = items.filter((i) => claimed.has(keyOf(i)));
     if (!mine.length) continue;
-    const touched = await spec.touchedSince(ctx, mine, selectedAt);
+    // another run may have harvested an item between our read and our claim
+    const nowAttempts = await spec.attemptsNow(ctx, mine);
+    const touched = new Set(mine.filter((i) => (nowAttempts.get(spec.key(i)) ?? null) !== i.attemptedAt).map((i) => spec.key(i)));
     if (touched.size) {
       await releaseItems(ctx.db, mine.filter((i) => touched.has(spec.key(i))).map(keyOf), ctx.holder);
       mine = mine.filter((i) => !touched.has(spec.key(i)));
@@ -83,16 +83,16 @@ export async function runSource<I, R>(ctx: HarvestContext, spec: SourceSpec<I, R
       });
     }
     rateLimited ??= ctx.rateLimits[source] ?? null;
-    const failedKeys: string[] = [];
     sent.forEach((item, i) => {
       counts.attempted++;
       if (spec.failed(results[i])) {
         counts.failed++;
-        failedKeys.push(keyOf(item));
         noteError(ctx, source, spec.key(item), String((results[i] as { error?: string }).error ?? "failed"));
       } else counts.observed++;
     });
-    await releaseItems(ctx.db, failedKeys, ctx.holder);
+    // leases only keep runs apart while a chunk is in flight; once written, an
+    // item is either no longer due or (failed) free for the next run to retry
+    await releaseItems(ctx.db, sent.map(keyOf), ctx.holder);
     progress();
     if (rateLimited) {
       await setCooldown(ctx.db, source, rateLimited.retryAt!, rateLimited.message, ctx.clock());
