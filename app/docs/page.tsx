@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { siteUrl } from "@/lib/config";
-import { buildOpenApiDocument } from "@/lib/openapi/build-openapi-document";
+import { openApiDocument } from "@/lib/openapi/build-openapi-document";
 import { listMcpTools } from "@/lib/mcp/list-tools";
 import { SchemaView, typeLabel } from "./schema-view";
 
@@ -14,7 +14,7 @@ const AUTH_WORDS: Record<string, string> = { none: "no key", optional: "optional
 /** The OpenAPI document served at /v1/openapi.json, rendered, and the tools /mcp lists. */
 export default async function DocsPage() {
   const base = siteUrl();
-  const doc = buildOpenApiDocument(base) as Json;
+  const doc = openApiDocument(base) as Json;
   const tools = await listMcpTools();
   const ops: { path: string; method: string; op: Json }[] = [];
   for (const [path, item] of Object.entries(doc.paths as Json)) for (const [method, op] of Object.entries(item as Json)) ops.push({ path, method, op });

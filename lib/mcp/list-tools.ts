@@ -10,7 +10,18 @@ import { registerTools } from "./register-tools";
  * registered tool, asked over an in-memory transport. The /docs page lists these, so it can never name a
  * tool the endpoint lacks or miss one that was added.
  */
-export async function listMcpTools(): Promise<Tool[]> {
+export function listMcpTools(): Promise<Tool[]> {
+  // tools are registered at start-up and never change while a process runs
+  listed ??= readTools().catch((err) => {
+    listed = undefined;
+    throw err;
+  });
+  return listed;
+}
+
+let listed: Promise<Tool[]> | undefined;
+
+async function readTools(): Promise<Tool[]> {
   const server = new McpServer({ name: "mcp-preflight", version: ENGINE_VERSION });
   registerTools(server);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

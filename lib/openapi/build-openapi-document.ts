@@ -164,3 +164,11 @@ export function buildOpenApiDocument(baseUrl: string): Json {
     },
   };
 }
+
+let cached: { baseUrl: string; doc: Json } | undefined;
+
+/** The document for this base URL, built once per process (the schemas cannot change while it runs). */
+export function openApiDocument(baseUrl: string): Json {
+  if (cached?.baseUrl !== baseUrl) cached = { baseUrl, doc: buildOpenApiDocument(baseUrl) };
+  return cached.doc;
+}
