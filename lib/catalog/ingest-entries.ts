@@ -4,7 +4,7 @@ import { registrySyncs, repositories, serverPackages, serverRemotes, servers, se
 import { recordChanges } from "@/lib/harvest/record-changes";
 import { registryChanges, remoteUrlSets, urlSet, type ListedState } from "@/lib/harvest/registry-changes";
 import { loadServerEvidence } from "@/lib/harvest/load-server-evidence";
-import { stateChanges } from "@/lib/harvest/state-changes";
+import { detectStateChanges } from "@/lib/harvest/state-changes";
 import { normalizeRegistryEntry, type RegistryEntry } from "./normalize-registry-entry";
 import { normalizeRepositoryUrl } from "./repository-url";
 
@@ -329,7 +329,7 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     })),
     delisted: toDelist,
   });
-  found.push(...stateChanges(evidenceBefore, await loadServerEvidence(tx, [...touched]), opts.observedAt));
+  found.push(...(await detectStateChanges(tx, evidenceBefore, await loadServerEvidence(tx, [...touched]), opts.observedAt)));
   counts.changes = (await recordChanges(tx, found)).length;
 }
 

@@ -8,7 +8,7 @@ import { httpFor, type HarvestContext, type SourceSpec } from "./harvest-context
 import { loadServerEvidence } from "./load-server-evidence";
 import type { ChangeInput } from "./record-changes";
 import { pool } from "./run-source";
-import { stateChanges } from "./state-changes";
+import { detectStateChanges } from "./state-changes";
 
 interface RemoteItem {
   url: string;
@@ -162,6 +162,6 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
         });
       }
     }
-    return [...changes, ...stateChanges(before, await loadServerEvidence(tx, affected), at)];
+    return [...changes, ...await detectStateChanges(tx, before, await loadServerEvidence(tx, affected), at)];
   },
 };

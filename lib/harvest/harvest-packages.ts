@@ -8,7 +8,7 @@ import { query, ts } from "./db-helpers";
 import { httpFor, type HarvestContext, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
 import { poolRespectingLimits } from "./run-source";
-import { stateChanges } from "./state-changes";
+import { detectStateChanges } from "./state-changes";
 
 interface PackageItem {
   identifier: string;
@@ -145,7 +145,7 @@ function packageSource(ecosystem: Ecosystem): SourceSpec<PackageItem, PackageAns
         rows.flatMap(({ it, r }) => (r.kind === "error" ? [{ ecosystem, identifier: it.identifier, attemptedAt: at, lastError: r.error.slice(0, 500) }] : [])),
         { attemptedAt: ex("attempted_at"), lastError: ex("last_error") },
       );
-      return stateChanges(before, await loadServerEvidence(tx, affected), at);
+      return await detectStateChanges(tx, before, await loadServerEvidence(tx, affected), at);
     },
   };
 }

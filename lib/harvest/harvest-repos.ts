@@ -8,7 +8,7 @@ import { query, ts } from "./db-helpers";
 import { httpFor, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
 import { poolRespectingLimits } from "./run-source";
-import { stateChanges } from "./state-changes";
+import { detectStateChanges } from "./state-changes";
 
 interface RepoItem extends RepoRef {
   id: number;
@@ -181,7 +181,7 @@ export const repoSource: SourceSpec<RepoItem, RepoAnswer> = {
         .values(failed)
         .onConflictDoUpdate({ target: repositoryObservations.repositoryId, set: { attemptedAt: sql`excluded.attempted_at`, lastError: sql`excluded.last_error` } });
     }
-    return stateChanges(before, await loadServerEvidence(tx, affected), at);
+    return await detectStateChanges(tx, before, await loadServerEvidence(tx, affected), at);
   },
 };
 

@@ -8,7 +8,7 @@ import { jsonParam, query, ts } from "./db-helpers";
 import { httpFor, noteError, type HarvestContext, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
 import { pool } from "./run-source";
-import { stateChanges } from "./state-changes";
+import { detectStateChanges } from "./state-changes";
 
 interface VulnItem {
   ecosystem: string;
@@ -203,7 +203,7 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
         });
     }
     await mirrorIntoPackageObservations(tx, items);
-    return stateChanges(before, await loadServerEvidence(tx, affected), at);
+    return await detectStateChanges(tx, before, await loadServerEvidence(tx, affected), at);
   },
 };
 

@@ -1,19 +1,14 @@
+import type { Facts } from "@/lib/engine/facts";
+import { computeHealth } from "@/lib/engine/health";
+import { computeVerified } from "@/lib/engine/verified";
+
 /**
- * health and verified of one server, as change detection needs them
- * (DESIGN §6, contract HealthCard). A pure function of the latest observations:
- *
- * - problems: repo_gone (the host answered gone/blocked), repo_archived,
- *   <eco>_package_missing (absent or unpublished), jspkg_deprecated (the listed
- *   version is deprecated), pypkg_yanked (the listed version is yanked),
- *   vuln_package_advisory (an advisory affects the listed version),
- *   remote_down (the last liveness observation was down).
- * - health: `issues` when any problem is observed; `healthy` when none is and
- *   the core evidence is known (the listed repository observed; every jspkg and
- *   pypkg package observed and its vulnerability look-up made); else `unknown`.
- *   A server listing no repository is never `healthy` (repo is unknown).
- * - verified: the listing is present and `active`, the repository exists and is
- *   not archived, and every listed jspkg/pypkg package exists (a server listing
- *   none has nothing to fail that clause). Unobserved evidence is not verified.
+ * health, problems and verified of one server for change detection, from the
+ * stored evidence of many servers at once (load-server-evidence.ts) rather
+ * than a full facts object per server. The definitions are the engine's
+ * (computeHealth, computeVerified: DESIGN §6 and the contract's HealthCard),
+ * applied to the slice of the facts they read, so a health_change record
+ * always agrees with the health card.
  */
 export interface ServerStateInput {
   registryStatus: string | null;
@@ -42,35 +37,14 @@ export interface ServerState {
   verified: boolean;
 }
 
-export function computeServerState(s: ServerStateInput): ServerState {
-  const problems = new Set<string>();
-  let coreKnown = true;
-
-  if (!s.repository) coreKnown = false;
-  else {
-    if (s.repository.exists === false) problems.add("repo_gone");
-    else if (s.repository.exists === null) coreKnown = false;
-    if (s.repository.archived === true) problems.add("repo_archived");
-  }
-
-  for (const p of s.packages) {
-    if (p.exists === false) problems.add(`${p.ecosystem}_package_missing`);
-    else if (p.exists === null) coreKnown = false;
-    if (p.deprecated === true) problems.add(`${p.ecosystem}_deprecated`);
-    if (p.yanked === true) problems.add(`${p.ecosystem}_yanked`);
-    if (p.advisories && p.advisories.length) problems.add("vuln_package_advisory");
-    else if (p.advisories === null && p.exists !== false) coreKnown = false;
-  }
-
-  for (const r of s.remotes) if (r.live === false) problems.add("remote_down");
-
-  const health: Health = problems.size ? "issues" : coreKnown ? "healthy" : "unknown";
-  const verified =
-    s.listed &&
-    s.registryStatus === "active" &&
-    s.repository !== null &&
-    s.repository.exists === true &&
-    s.repository.archived === false &&
-    s.packages.every((p) => p.exists === true);
-  return { health, problems: [...problems].sort(), verified };
+export function computeServerState(s: ServerStateInput, now = new Date(0)): ServerState {
+  // exactly the fields computeHealth and computeVerified read
+  const facts = {
+    server: { registry_status: s.listed ? s.registryStatus : "delisted" },
+    repository: s.repository ? { exists: s.repository.exists, archived: s.repository.archived } : null,
+    packages: s.packages.map((p) => ({ ecosystem: p.ecosystem, identifier: p.identifier, exists: p.exists, deprecated: p.deprecated, advisories: p.advisories })),
+    remotes: s.remotes.map((r) => ({ url: r.url, live: r.live })),
+  } as unknown as Facts;
+  const { health, problems } = computeHealth(facts, now);
+  return { health, problems: [...problems], verified: computeVerified(facts, now) };
 }

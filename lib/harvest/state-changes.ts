@@ -1,3 +1,6 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Queryable } from "@/lib/db/client";
+import { changes } from "@/lib/db/schema";
 import type { ChangeInput } from "./record-changes";
 import type { ServerEvidence } from "./load-server-evidence";
 
@@ -34,17 +37,27 @@ function securityChanged(before: ServerEvidence, after: ServerEvidence): boolean
  * evidence was read before and after a write. A server absent from either
  * side (new, or gone) is not compared.
  */
-export function stateChanges(before: Map<number, ServerEvidence>, after: Map<number, ServerEvidence>, observedAt: Date): ChangeInput[] {
+export function stateChanges(
+  before: Map<number, ServerEvidence>,
+  after: Map<number, ServerEvidence>,
+  observedAt: Date,
+  lastRecordedHealth: Map<number, { health: string; problems: string[] }> = new Map(),
+): ChangeInput[] {
   const out: ChangeInput[] = [];
   for (const [id, a] of after) {
     const b = before.get(id);
     if (!b) continue;
     const base = { serverId: id, serverName: a.name, observedAt };
-    if (b.state.health !== a.state.health || b.state.problems.join() !== a.state.problems.join()) {
+    // Health becomes `unknown` only while a new listing's evidence is pending, which
+    // is not a transition of the server; leaving `unknown` is compared with the
+    // last health recorded for it, so a new version that changes nothing records nothing.
+    const prior = b.state.health === "unknown" ? (lastRecordedHealth.get(id) ?? b.state) : b.state;
+    const same = (x: { health: string; problems: string[] }) => x.health === a.state.health && x.problems.join() === a.state.problems.join();
+    if (a.state.health !== "unknown" && !same(prior) && !same(b.state)) {
       out.push({
         ...base,
         kind: "health_change",
-        before: { health: b.state.health, problems: b.state.problems },
+        before: { health: prior.health, problems: prior.problems },
         after: { health: a.state.health, problems: a.state.problems },
       });
     }
@@ -56,4 +69,27 @@ export function stateChanges(before: Map<number, ServerEvidence>, after: Map<num
     }
   }
   return out;
+}
+
+/**
+ * stateChanges with each server's last recorded health (for servers whose
+ * health was `unknown` before the write): one query over the changes table.
+ */
+export async function detectStateChanges(
+  q: Queryable,
+  before: Map<number, ServerEvidence>,
+  after: Map<number, ServerEvidence>,
+  observedAt: Date,
+): Promise<ChangeInput[]> {
+  const ids = [...after.keys()].filter((id) => before.get(id)?.state.health === "unknown" && after.get(id)!.state.health !== "unknown");
+  const last = new Map<number, { health: string; problems: string[] }>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await q
+      .selectDistinctOn([changes.serverId], { serverId: changes.serverId, after: changes.after })
+      .from(changes)
+      .where(and(eq(changes.kind, "health_change"), inArray(changes.serverId, ids.slice(i, i + 1000))))
+      .orderBy(changes.serverId, desc(changes.id));
+    for (const r of rows) last.set(r.serverId, r.after as { health: string; problems: string[] });
+  }
+  return stateChanges(before, after, observedAt, last);
 }

@@ -172,6 +172,53 @@ describe("harvesting a generated catalog from the fake upstreams", () => {
     expect(obs!.state.health).toBe("issues");
   });
 
+  it("without a token reads repositories over REST with ETags: a 304 confirms what is stored, a 301 is a rename", async () => {
+    const token = process.env.GITHUB_TOKEN;
+    delete process.env.GITHUB_TOKEN;
+    try {
+      const [, , , renamed] = own();
+      const rest0 = fake.github.restCalls;
+      const graphql0 = fake.github.graphqlCalls;
+      now += 25 * HOUR;
+      const first = await harvest(["repo"]);
+      expect(fake.github.graphqlCalls).toBe(graphql0);
+      expect(first.counts.repo.observed).toBe(world.repos);
+      // renames answer 301 to /repositories/{id}, followed; the new name is stored
+      expect(await repoObs(renamed.repo!.owner, renamed.repo!.name)).toMatchObject({ exists: true, renamedTo: `${renamed.repo!.owner}/${renamed.repo!.name}-moved` });
+      const [, , , , , plain] = own();
+      const stored = await repoObs(plain.repo!.owner, plain.repo!.name);
+      expect(stored.etag).toMatch(/^"[0-9a-f]{40}"$/);
+
+      now += 25 * HOUR;
+      const second = await harvest(["repo"]);
+      expect(second.counts.repo.observed).toBe(world.repos);
+      const again = await repoObs(plain.repo!.owner, plain.repo!.name);
+      expect(again).toMatchObject({ stars: stored.stars, etag: stored.etag, exists: true });
+      expect(again.observedAt!.getTime()).toBe(now);
+      expect(fake.github.restCalls - rest0).toBeGreaterThanOrEqual(2 * world.repos);
+    } finally {
+      process.env.GITHUB_TOKEN = token;
+    }
+  });
+
+  it("follows OSV page tokens for a look-up with more advisories than a page holds", async () => {
+    const s = world.servers.find((x) => x.pkg?.ecosystem === "pypkg" && x.pkg.version && fake.pypi.projects.has(x.pkg.identifier.replace(/[-_.]+/g, "-").toLowerCase()))!;
+    for (const id of ["PYSEC-0001", "PYSEC-0002", "PYSEC-0003"]) {
+      fake.osv.add({ id, modified: "2026-03-03T00:00:00Z", summary: id, severity: "LOW", ecosystem: "PyPI", name: s.pkg!.identifier, versions: [s.pkg!.version!] });
+    }
+    fake.osv.pageSize = 2;
+    try {
+      const batch0 = fake.osv.batchCalls;
+      now += 25 * HOUR;
+      await harvest(["vuln"]);
+      expect(fake.osv.batchCalls - batch0).toBe(2); // the batch, then the one query with a page token
+      const obs = await readServerObservations(db, s.name);
+      expect(obs!.packages[0].advisories!.map((a) => a.id)).toEqual(["PYSEC-0001", "PYSEC-0002", "PYSEC-0003"]);
+    } finally {
+      fake.osv.pageSize = 1000;
+    }
+  });
+
   it("reads one server's latest observations in one call", async () => {
     const s = world.servers.find((x) => x.repo?.owner.startsWith("owner") && x.pkg && x.remote)!;
     const obs = await readServerObservations(db, s.name);

@@ -114,3 +114,45 @@ describe.skipIf(!hasSharedData)("registry change detection over the shared snaps
     expect(after).toBe(before);
   });
 });
+
+describe("registry status transitions through incremental crawls", () => {
+  const registry = new FakeRegistry();
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let db: Db;
+  const OFFICIAL = "io.modelcontextprotocol.registry/official";
+  const row = (status: string, updatedAt: string, remotes: string[] = ["https://mcp.example.com/mcp"]) => ({
+    server: {
+      $schema: "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json",
+      name: "com.example/weather",
+      description: "weather",
+      version: "1.0.0",
+      remotes: remotes.map((url) => ({ type: "streamable-http", url })),
+    },
+    _meta: { [OFFICIAL]: { status, publishedAt: "2026-01-01T00:00:00Z", updatedAt, isLatest: true } },
+  });
+
+  beforeAll(async () => {
+    server = await startHttpServer((req, res) => {
+      if (!registry.handle(req, res)) res.writeHead(404).end();
+    });
+    db = await resetDb();
+  });
+  afterAll(() => server?.close());
+
+  it("records active → deprecated → deleted, each once, with the deleted row the registry includes after updated_since", async () => {
+    registry.load([row("active", "2026-01-01T00:00:00Z")]);
+    await ingestFromRegistry(db, { baseUrl: server.url, mode: "full" });
+    registry.load([row("deprecated", "2026-01-02T00:00:00Z", ["https://mcp2.example.com/mcp"])]);
+    await ingestFromRegistry(db, { baseUrl: server.url, mode: "incremental" });
+    registry.load([row("deleted", "2026-01-03T00:00:00Z", ["https://mcp2.example.com/mcp"])]);
+    const r = await ingestFromRegistry(db, { baseUrl: server.url, mode: "incremental" });
+    expect(r.counts.entries).toBe(1); // deleted rows are hidden from complete listings but not from updated_since
+    const rows = await db.select().from(changes).orderBy(asc(changes.id));
+    expect(rows.map((c) => [c.kind, c.before, c.after])).toEqual([
+      ["server_new", null, { version: "1.0.0", registry_status: "active", spec_era: "2025-10-17", remotes: ["https://mcp.example.com/mcp"] }],
+      ["registry_status", { status: "active", listed: true }, { status: "deprecated", listed: true }],
+      ["endpoint_moved", { remotes: ["https://mcp.example.com/mcp"] }, { remotes: ["https://mcp2.example.com/mcp"] }],
+      ["registry_status", { status: "deprecated", listed: true }, { status: "deleted", listed: true }],
+    ]);
+  });
+});
