@@ -8,7 +8,7 @@ import { incrementCounterBelow } from "@/lib/quota/counters";
 import { startOfUtcDay } from "@/lib/quota/utc";
 import { REFRESH_IF_STALE_PER_DAY, REFRESH_SERVER_COOLDOWN_SECONDS } from "@/lib/config";
 import type { Facts } from "@/lib/engine";
-import { probeStoredRemotes } from "./probe-stored-remotes";
+import { observeRemotes } from "@/lib/harvest/observe-remotes";
 
 /** A stored liveness observation older than this is stale for refresh=if_stale (the harvest target). */
 export const REFRESH_STALE_AFTER_MS = 6 * 3_600_000;
@@ -69,7 +69,7 @@ export async function beginRefresh(db: Db, facts: Facts, who: { accountId: strin
   return {
     async run() {
       try {
-        await probeStoredRemotes(db, urls);
+        await observeRemotes(db, urls);
       } finally {
         await release();
       }

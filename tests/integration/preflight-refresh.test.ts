@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
-import { remoteObservations } from "@/lib/db/schema";
+import { changes, remoteObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { preflightResultSchema } from "@/lib/schemas/preflight";
 import { resetDb } from "../helpers/db";
@@ -60,6 +60,9 @@ describe("refresh=if_stale", () => {
     const body = preflightResultSchema.parse(await res.json());
     expect(body.facts.remotes[0]).toMatchObject({ live: false });
     expect(body.decision).toBe("BLOCK");
+    // the observation feeds the change feed (and watches) like a harvest run's
+    const feed = await db.select().from(changes);
+    expect(feed.filter((c) => c.kind === "remote_down").map((c) => c.serverName)).toEqual(["io.github.test/down"]);
   });
 
   it("never reaches a private address unless the test allow-list says so: no verdict, only an attempt", async () => {
