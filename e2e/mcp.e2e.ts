@@ -89,6 +89,16 @@ describe("/mcp against the running server", () => {
     }
   });
 
+  it("answers /v1 paths with the Error body for a wrong method and an unknown route", async () => {
+    const wrong = await fetch(`${server.url}/v1/preflight`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toContain("POST");
+    expect(await wrong.json()).toMatchObject({ ok: false, error: "method_not_allowed" });
+    const unknown = await fetch(`${server.url}/v1/nope`, { method: "POST" });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ ok: false, error: "not_found" });
+  });
+
   it("answers key-required tools without a key as unauthorized tool errors", async () => {
     const c = await connect();
     for (const name of ["catalog_watch_subscribe", "catalog_watch_list", "catalog_watch_unsubscribe", "catalog_credits"]) {
