@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { allowedMethods } from "@/lib/api/allowed-methods";
+import { allowedMethods } from "@/lib/api/route-methods";
 
 // A known /v1 path called with a method it does not answer gets the contract's Error body with 405 and an
 // Allow header, instead of Next's empty 405.
@@ -12,4 +12,4 @@ export function middleware(req: NextRequest) {
   );
 }
 
-export const config = { matcher: "/v1/:path*", runtime: "nodejs" };
+export const config = { matcher: "/v1/:path*" };

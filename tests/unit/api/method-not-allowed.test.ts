@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { middleware } from "@/middleware";
-import { allowedMethods } from "@/lib/api/allowed-methods";
+import { allowedMethods, ROUTE_METHODS } from "@/lib/api/route-methods";
+import { API_OPERATIONS } from "@/lib/openapi/operations";
 
 const call = (method: string, path: string) => middleware(new NextRequest(`http://localhost${path}`, { method }));
 
@@ -13,6 +14,13 @@ describe("methods on /v1 paths", () => {
     expect(await res.json()).toEqual({ ok: false, error: "method_not_allowed", message: expect.stringMatching(/GET is not supported on \/v1\/preflight; use POST/) });
     expect(call("PUT", "/v1/evaluations/0b0d4c0e-0000-4000-8000-000000000000").status).toBe(405);
     expect(call("PATCH", "/v1/watch").status).toBe(405);
+  });
+
+  it("knows exactly the methods of the operation table", () => {
+    const fromTable: Record<string, string[]> = {};
+    for (const op of API_OPERATIONS) (fromTable[op.path] ??= []).push(op.method.toUpperCase());
+    const sorted = (o: Record<string, string[]>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, [...v].sort()]).sort());
+    expect(sorted(ROUTE_METHODS)).toEqual(sorted(fromTable));
   });
 
   it("lets allowed methods and unknown paths through to their routes", () => {
