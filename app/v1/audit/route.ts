@@ -7,6 +7,7 @@ import { formatAuditText } from "@/lib/config-audit/format-text";
 import { getDb } from "@/lib/db/client";
 import { auditQuerySchema } from "@/lib/schemas/config-audit";
 import { auditConfig } from "@/lib/services/audit-config";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -24,3 +25,5 @@ export const POST = withCaller(
   },
   { metered: true, cost: CREDIT_COSTS.config_audit },
 );
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

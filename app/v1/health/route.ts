@@ -1,3 +1,5 @@
+import { otherMethods } from "@/lib/api/other-methods";
+
 export const dynamic = "force-dynamic";
 
 /**
@@ -7,3 +9,5 @@ export const dynamic = "force-dynamic";
 export function GET(): Response {
   return Response.json({ ok: true }, { headers: { "cache-control": "no-store" } });
 }
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

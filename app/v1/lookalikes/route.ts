@@ -3,6 +3,7 @@ import { parseWith, queryObject } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { serverNameQuerySchema } from "@/lib/schemas/health-card";
 import { listLookalikes } from "@/lib/services/list-lookalikes";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -14,3 +15,5 @@ export const GET = withCaller(
   },
   { metered: true },
 );
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,6 +1,7 @@
 import { withCaller } from "@/lib/api/with-caller";
 import { siteUrl } from "@/lib/config";
 import { openApiDocument } from "@/lib/openapi/build-openapi-document";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -10,3 +11,5 @@ export const GET = withCaller(async ({ headers }) => {
   headers.set("access-control-allow-origin", "*");
   return openApiDocument(siteUrl());
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

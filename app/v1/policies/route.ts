@@ -1,5 +1,6 @@
 import { withCaller } from "@/lib/api/with-caller";
 import { getPolicyCatalog } from "@/lib/services/get-policy-catalog";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -8,3 +9,5 @@ export const GET = withCaller(async ({ headers }) => {
   headers.set("cache-control", "public, max-age=3600");
   return getPolicyCatalog();
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

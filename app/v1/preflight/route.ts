@@ -3,6 +3,7 @@ import { readJsonBody } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { preflightInputSchema } from "@/lib/schemas/preflight";
 import { preflight, PREFLIGHT_COST } from "@/lib/services/preflight";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +14,5 @@ export const POST = withCaller(
   },
   { metered: true, cost: PREFLIGHT_COST },
 );
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

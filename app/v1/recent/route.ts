@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { REPORT_CACHE_SECONDS } from "@/lib/config";
 import { recentQuerySchema } from "@/lib/schemas/reports";
 import { listRecentServers } from "@/lib/services/list-recent-servers";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +14,5 @@ export const GET = withCaller(async ({ req, url }) => {
   const input = parseWith(recentQuerySchema, queryObject(url));
   return cacheableJson(req, await listRecentServers(await getDb(), input), REPORT_CACHE_SECONDS);
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -4,6 +4,7 @@ import { readConfigBody } from "@/lib/api/read-config-body";
 import { getDb } from "@/lib/db/client";
 import { resolveQuerySchema } from "@/lib/schemas/config-audit";
 import { resolveConfig } from "@/lib/services/resolve-config";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +14,5 @@ export const POST = withCaller(async ({ req, url }) => {
   const text = await readConfigBody(req);
   return resolveConfig(await getDb(), { text, filename: query.filename });
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

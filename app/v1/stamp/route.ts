@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { stampInputSchema } from "@/lib/schemas/preflight";
 import { stamp } from "@/lib/services/stamp";
 import { PREFLIGHT_COST } from "@/lib/services/preflight";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -15,3 +16,5 @@ export const GET = withCaller(
   },
   { metered: true, cost: PREFLIGHT_COST },
 );
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -5,6 +5,7 @@ import { watchDeleteQuerySchema, watchInputSchema } from "@/lib/schemas/watch";
 import { createWatch, WATCH_SUBSCRIBE_COST } from "@/lib/services/create-watch";
 import { listWatches } from "@/lib/services/list-watches";
 import { deleteWatch } from "@/lib/services/delete-watch";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -28,3 +29,5 @@ export const DELETE = withCaller(
   },
   { keyRequired: true },
 );
+
+export const { PUT, PATCH } = otherMethods("GET", "POST", "DELETE");

@@ -3,6 +3,7 @@ import { parseWith, queryObject } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { watchDeliveriesQuerySchema } from "@/lib/schemas/watch";
 import { listWatchDeliveries } from "@/lib/services/list-watch-deliveries";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -14,3 +15,5 @@ export const GET = withCaller(
   },
   { keyRequired: true },
 );
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

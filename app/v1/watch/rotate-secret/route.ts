@@ -3,6 +3,7 @@ import { parseWith, queryObject } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { watchDeleteQuerySchema } from "@/lib/schemas/watch";
 import { rotateWatchSecret } from "@/lib/services/rotate-watch-secret";
+import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -14,3 +15,5 @@ export const POST = withCaller(
   },
   { keyRequired: true },
 );
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
