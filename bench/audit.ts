@@ -6,8 +6,8 @@
 // Goal (issue 8): p50 under 50 ms on Postgres.
 //   npx tsx bench/audit.ts        BENCH_DATABASE_URL=postgres://… to choose the server; BENCH_ROUNDS=200
 import fs from "node:fs";
-import pg from "pg";
 import { eq, sql } from "drizzle-orm";
+import { freshBenchDatabaseOrSkip } from "./lib/bench-db";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 200);
 const WARMUP = 20;
@@ -15,27 +15,7 @@ const ENTRIES = 100;
 const DB_NAME = "mcp_preflight_audit_bench";
 const GOAL_P50_MS = 50;
 
-async function freshPostgres(): Promise<string | null> {
-  const base = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-  const admin = new URL(base);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  try {
-    await c.connect();
-    await c.query(`drop database if exists ${DB_NAME}`);
-    await c.query(`create database ${DB_NAME}`);
-  } catch (err) {
-    console.log(`bench/audit: no Postgres server (${(err as Error).message}); nothing to measure`);
-    return null;
-  } finally {
-    await c.end().catch(() => {});
-  }
-  const u = new URL(base);
-  u.pathname = `/${DB_NAME}`;
-  return u.toString();
-}
-
-const url = await freshPostgres();
+const url = await freshBenchDatabaseOrSkip(DB_NAME, "bench/audit");
 if (!url) process.exit(0);
 process.env.DATABASE_URL = url;
 process.env.LOG_LEVEL = "silent";

@@ -9,7 +9,6 @@ import os from "node:os";
 import path from "node:path";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import pg from "pg";
 import selfsigned from "selfsigned";
 import { count, eq } from "drizzle-orm";
 import { openDatabase, type Db } from "@/lib/db/client";
@@ -20,6 +19,7 @@ import { runDeliveries } from "@/lib/watches/run-deliveries";
 import { sendWebhook } from "@/lib/watches/send-webhook";
 import { keyedAccount, loadFixtureCatalog } from "../tests/helpers/catalog-fixture";
 import { insertWatch, recordTestChanges } from "../tests/helpers/watch-fixture";
+import { freshBenchDatabaseOrSkip } from "./lib/bench-db";
 
 process.env.LOG_LEVEL ??= "silent";
 const QUEUED_WATCHES = 100;
@@ -81,26 +81,6 @@ let baselineRate = 0;
   console.log(`baseline: ${BASELINE_N} signed POSTs straight through fetchPublic, ${DELIVERY_CONCURRENCY} at once: ${baselineRate.toFixed(0)}/s`);
 }
 
-async function freshPostgres(): Promise<string | null> {
-  const url = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-  const admin = new URL(url);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  try {
-    await c.connect();
-    await c.query("drop database if exists mcp_preflight_bench_deliver");
-    await c.query("create database mcp_preflight_bench_deliver");
-  } catch (err) {
-    console.log(`postgres: skipped (${(err as Error).message})`);
-    return null;
-  } finally {
-    await c.end().catch(() => {});
-  }
-  const u = new URL(url);
-  u.pathname = "/mcp_preflight_bench_deliver";
-  return u.toString();
-}
-
 const pending = async (db: Db) =>
   (await db.select({ n: count() }).from(watchDeliveries).where(eq(watchDeliveries.status, "pending")))[0].n;
 
@@ -108,7 +88,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 for (const [label, url] of [
   ["pglite", "pglite:memory"],
-  ["postgres", await freshPostgres()],
+  ["postgres", await freshBenchDatabaseOrSkip("mcp_preflight_deliver_bench", "bench/deliver")],
 ] as const) {
   if (!url) continue;
   const h = await openDatabase(url);

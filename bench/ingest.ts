@@ -5,12 +5,12 @@
 //   npx tsx bench/ingest.ts        BENCH_DATABASE_URL=postgres://… to choose the server
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { openDatabase } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { normalizeRegistryEntry } from "@/lib/catalog/normalize-registry-entry";
+import { freshBenchDatabaseOrSkip } from "./lib/bench-db";
 
 const dir = path.resolve("../shared/data/registry-snapshots");
 if (!fs.existsSync(dir)) {
@@ -30,29 +30,9 @@ const names = new Set(entries.map((e) => normalizeRegistryEntry(e).name)).size;
 console.log(`snapshot ${path.basename(file)}: ${entries.length} rows, ${names} servers`);
 console.log(`baseline (read + normalise, no database): ${baselineMs.toFixed(0)} ms`);
 
-async function freshPostgres(): Promise<string | null> {
-  const base = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-  const admin = new URL(base);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  try {
-    await c.connect();
-    await c.query("drop database if exists mcp_preflight_bench");
-    await c.query("create database mcp_preflight_bench");
-  } catch (err) {
-    console.log(`postgres: skipped (${(err as Error).message})`);
-    return null;
-  } finally {
-    await c.end().catch(() => {});
-  }
-  const u = new URL(base);
-  u.pathname = "/mcp_preflight_bench";
-  return u.toString();
-}
-
 for (const [label, url] of [
   ["pglite", "pglite:memory"],
-  ["postgres", await freshPostgres()],
+  ["postgres", await freshBenchDatabaseOrSkip("mcp_preflight_bench", "bench/ingest")],
 ] as const) {
   if (!url) continue;
   const h = await openDatabase(url);

@@ -7,35 +7,15 @@
 // Goal (issue 3): under 1 ms added at p50.
 //   npx tsx bench/quota.ts          BENCH_DATABASE_URL=postgres://… to choose the server
 import fs from "node:fs";
-import pg from "pg";
 import { sql } from "drizzle-orm";
 import { eq } from "drizzle-orm";
+import { freshBenchDatabaseOrSkip } from "./lib/bench-db";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 2000);
 const WARMUP = 200;
 const DB_NAME = "mcp_preflight_quota_bench";
 
-async function freshPostgres(): Promise<string | null> {
-  const base = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-  const admin = new URL(base);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  try {
-    await c.connect();
-    await c.query(`drop database if exists ${DB_NAME}`);
-    await c.query(`create database ${DB_NAME}`);
-  } catch (err) {
-    console.log(`bench/quota: no Postgres server (${(err as Error).message}); nothing to measure`);
-    return null;
-  } finally {
-    await c.end().catch(() => {});
-  }
-  const u = new URL(base);
-  u.pathname = `/${DB_NAME}`;
-  return u.toString();
-}
-
-const url = await freshPostgres();
+const url = await freshBenchDatabaseOrSkip(DB_NAME, "bench/quota");
 if (!url) process.exit(0);
 process.env.DATABASE_URL = url;
 process.env.LOG_LEVEL = "silent";

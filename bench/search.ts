@@ -14,7 +14,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import pg from "pg";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/lib/db/client";
@@ -25,6 +24,7 @@ import { createApiKey } from "@/lib/accounts/create-api-key";
 import { sqlRows } from "@/lib/reports/sql-rows";
 import { buildBenchCatalog } from "./search-data";
 import { oneTypo, sample, seededRandom } from "../tests/helpers/typo";
+import { freshBenchDatabase } from "./lib/bench-db";
 
 const seconds = Number(process.argv[2] ?? 20);
 const total = Number(process.env.BENCH_SERVERS ?? 20_000);
@@ -42,25 +42,8 @@ const file = fs
   .map((f) => path.join(dir, f))
   .reduce((a, b) => (fs.statSync(b).size > fs.statSync(a).size ? b : a));
 
-async function freshDatabase(): Promise<string> {
-  const base = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-  const admin = new URL(base);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  await c.connect();
-  try {
-    await c.query("drop database if exists mcp_preflight_search_bench");
-    await c.query("create database mcp_preflight_search_bench");
-  } finally {
-    await c.end();
-  }
-  const u = new URL(base);
-  u.pathname = "/mcp_preflight_search_bench";
-  return u.toString();
-}
-
 // ── data ────────────────────────────────────────────────────────────────────
-const url = await freshDatabase();
+const url = await freshBenchDatabase("mcp_preflight_search_bench");
 const handle = await openDatabase(url);
 await migrateDatabase(handle, url);
 const db = handle.db;

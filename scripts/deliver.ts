@@ -5,9 +5,9 @@
 // server's /api/cron/deliver (PGlite must not be opened twice); otherwise it runs here.
 import { parseArgs } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DatabaseInUseError, openDatabase, driverFor } from "@/lib/db/client";
+import { DatabaseInUseError, openDatabase } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { readLocalServerInfo } from "@/lib/boot/local-server-file";
+import { localServer } from "./lib/local-server";
 import { deliverIntervalMs } from "@/lib/config";
 import { runDeliveries } from "@/lib/watches/run-deliveries";
 
@@ -28,12 +28,11 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => co
 const interval = Math.max(deliverIntervalMs(), 250);
 
 async function viaServer(): Promise<boolean> {
-  if (driverFor(process.env.DATABASE_URL).kind !== "pglite") return false;
-  const server = readLocalServerInfo();
+  const server = localServer();
   if (!server) return false;
   console.log(`the server (pid ${server.pid}) holds the embedded database: asking ${server.url} to deliver`);
   do {
-    const res = await fetch(`${server.url}/api/cron/deliver`, { headers: { authorization: `Bearer ${server.secret}` } });
+    const res = await server.fetch(`/api/cron/deliver`);
     const body = await res.json().catch(() => ({}));
     if (!res.ok) {
       console.error(`deliver failed: HTTP ${res.status} ${JSON.stringify(body)}`);

@@ -5,9 +5,9 @@
 // while the server runs, the run is handed to the server (PGlite must not be
 // opened twice) and its progress streamed back; otherwise it runs here.
 import { parseArgs } from "node:util";
-import { DatabaseInUseError, driverFor, openDatabase } from "@/lib/db/client";
+import { DatabaseInUseError, openDatabase } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { readLocalServerInfo } from "@/lib/boot/local-server-file";
+import { localServer } from "./lib/local-server";
 import { HARVEST_SOURCES, type HarvestProgress, type SourceName } from "@/lib/harvest/harvest-context";
 import { runHarvest, type HarvestResult } from "@/lib/harvest/run-harvest";
 import { progressPrinter } from "@/lib/harvest/progress-printer";
@@ -48,13 +48,12 @@ function report(r: HarvestResult) {
 }
 
 async function viaServer(): Promise<boolean> {
-  if (driverFor(process.env.DATABASE_URL).kind !== "pglite") return false;
-  const server = readLocalServerInfo();
+  const server = localServer();
   if (!server) return false;
   console.log(`the server (pid ${server.pid}) holds the embedded database: the run happens there`);
   const params = new URLSearchParams({ stream: "1", trigger: "cli", registry: values.registry!, deadline_ms: String(deadlineMs ?? 0) });
   if (sources) params.set("sources", sources.join(","));
-  const res = await fetch(`${server.url}/api/cron/harvest?${params}`, { headers: { authorization: `Bearer ${server.secret}` } });
+  const res = await server.fetch(`/api/cron/harvest?${params}`);
   if (!res.ok || !res.body) {
     console.error(`harvest failed: HTTP ${res.status} ${await res.text()}`);
     process.exit(1);

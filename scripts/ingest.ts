@@ -6,13 +6,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DatabaseInUseError, openDatabase, driverFor } from "@/lib/db/client";
+import { DatabaseInUseError, openDatabase } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { readLocalServerInfo } from "@/lib/boot/local-server-file";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { registryUrl } from "@/lib/config";
+import { localServer } from "./lib/local-server";
 
 const { values } = parseArgs({
   options: {
@@ -39,17 +39,15 @@ if (values.file && !fs.existsSync(values.file)) {
 }
 
 async function viaServer(): Promise<boolean> {
-  if (driverFor(process.env.DATABASE_URL).kind !== "pglite") return false;
-  const server = readLocalServerInfo();
+  const server = localServer();
   if (!server) return false;
-  const headers = { authorization: `Bearer ${server.secret}` };
   console.log(`the server (pid ${server.pid}) holds the embedded database: sending the work to ${server.url}`);
   const res = values.file
-    ? await fetch(
-        `${server.url}/api/cron/ingest?${new URLSearchParams({ origin: path.resolve(values.file), ...(observedAt ? { observed_at: observedAt.toISOString() } : {}) })}`,
-        { method: "POST", headers, body: fs.readFileSync(values.file) },
+    ? await server.fetch(
+        `/api/cron/ingest?${new URLSearchParams({ origin: path.resolve(values.file), ...(observedAt ? { observed_at: observedAt.toISOString() } : {}) })}`,
+        { method: "POST", body: fs.readFileSync(values.file) },
       )
-    : await fetch(`${server.url}/api/cron/ingest${values.full ? "?mode=full" : ""}`, { headers });
+    : await server.fetch(`/api/cron/ingest${values.full ? "?mode=full" : ""}`);
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
     console.error(`ingest failed: HTTP ${res.status} ${JSON.stringify(body)}`);

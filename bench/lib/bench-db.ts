@@ -32,3 +32,13 @@ export function largestSharedSnapshot(bench: string): string | null {
     .map((f) => path.join(dir, f))
     .reduce((a, b) => (fs.statSync(b).size > fs.statSync(a).size ? b : a));
 }
+
+/** freshBenchDatabase, or null with a message when no Postgres server answers (the bench then has nothing to measure). */
+export async function freshBenchDatabaseOrSkip(name: string, bench: string): Promise<string | null> {
+  try {
+    return await freshBenchDatabase(name);
+  } catch (err) {
+    console.log(`${bench}: no Postgres server (${(err as Error).message}); skipped`);
+    return null;
+  }
+}
