@@ -13,8 +13,6 @@
 // Search runs twice: with the per-process result cache off (every ranking computed) and as deployed.
 import fs from "node:fs";
 import path from "node:path";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
@@ -25,6 +23,7 @@ import { sqlRows } from "@/lib/reports/sql-rows";
 import { buildBenchCatalog } from "./search-data";
 import { oneTypo, sample, seededRandom } from "../tests/helpers/typo";
 import { freshBenchDatabase } from "./lib/bench-db";
+import { buildOnce, loadRun, startBenchServer, type BenchServer } from "./lib/bench-server";
 
 const seconds = Number(process.argv[2] ?? 20);
 const total = Number(process.env.BENCH_SERVERS ?? 20_000);
@@ -73,85 +72,19 @@ const queries = [
 await handle.close();
 
 // ── server ──────────────────────────────────────────────────────────────────
-if (!process.env.BENCH_SKIP_BUILD) {
-  console.log("building (next build)…");
-  const r = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "ignore", env: { ...process.env, NEXT_IGNORE_INCORRECT_LOCKFILE: "1" } });
-  if (r.status !== 0) throw new Error("next build failed");
-}
-const base = `http://127.0.0.1:${port}`;
-let server: ChildProcess | null = null;
-
-/** Starts the production server on the bench database; `env` adds settings (e.g. SEARCH_CACHE_SECONDS). */
+buildOnce();
+let server: BenchServer | null = null;
+// The first search opens the pool, checks migrations and loads the brand list.
 async function startServer(env: Record<string, string>): Promise<void> {
-  server = spawn(process.execPath, ["scripts/server.mjs"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", DATABASE_URL: url, BOOT_INGEST: "0", LOG_FORMAT: "text", ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/v1/health`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 600) throw new Error("server did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  // the first search opens the pool, checks migrations and loads the brand list
-  await fetch(`${base}/v1/search?q=weather`, { headers: { "x-api-key": keys[0] } });
+  server = await startBenchServer(url, port, env);
+  await fetch(`${server.base}/v1/search?q=weather`, { headers: { "x-api-key": keys[0] } });
 }
-
 async function stopServer(): Promise<void> {
-  const s = server;
+  await server?.stop();
   server = null;
-  if (!s || s.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    s.once("exit", () => resolve());
-    s.kill("SIGTERM");
-  });
 }
-
-interface Run {
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-}
-
-function run(label: string, pathFor: () => string, headersFor: () => Record<string, string>, duration: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const latencies: number[] = [];
-    const instance = autocannon(
-      {
-        url: base,
-        connections,
-        duration,
-        requests: [{ method: "GET", setupRequest: (req: Record<string, unknown>) => ({ ...req, path: pathFor(), headers: headersFor() }) }],
-      },
-      (err: Error | null, result: autocannon.Result) => {
-        if (err) return reject(err);
-        latencies.sort((a, b) => a - b);
-        const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-        const r: Run = {
-          rps: result.requests.average,
-          p50: at(50),
-          p95: at(95),
-          p99: at(99),
-          requests: result.requests.total,
-          non2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-        };
-        console.log(
-          `${label.padEnd(8)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1)} ms   p95 ${r.p95.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   (${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`,
-        );
-        resolve(r);
-      },
-    );
-    instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
-  });
-}
+const run = (label: string, path: () => string, headers: () => Record<string, string>, duration: number) =>
+  loadRun(label, server!.base, connections, duration, { method: "GET", path, headers });
 
 let n = 0;
 const searchPath = () => `/v1/search?q=${encodeURIComponent(queries[n++ % queries.length])}`;
