@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
-import { FRESHNESS_MS, REPORT_MEMO_MS } from "@/lib/config";
+import { FRESHNESS_MS } from "@/lib/config";
 import { computeCatalogCensus } from "@/lib/reports/catalog-census";
 import { memoized } from "@/lib/reports/memo";
 import { sqlRows } from "@/lib/reports/sql-rows";
@@ -16,7 +16,7 @@ const num = (v: unknown): number => Number(v ?? 0);
  * syncs (the discovery pipeline) are doing. Unmetered; memoized per process.
  */
 export function getCoverage(db: Queryable, opts: { now?: Date } = {}): Promise<CoverageReport> {
-  return memoized(db, "coverage", REPORT_MEMO_MS, () => computeCoverage(db, opts.now ?? new Date()));
+  return memoized(db, "coverage", () => computeCoverage(db, opts.now ?? new Date()));
 }
 
 // The artifacts of listed servers' latest versions, the population every source is measured against.
@@ -75,7 +75,7 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
   const pkgJoin = sql`left join package_observations o on o.ecosystem = i.ecosystem and o.identifier = i.identifier`;
 
   const [census, [totals], packageKinds, [repo], [jspkg], [pypkg], [vuln], [liveness], runs, syncs, [fresh]] = await Promise.all([
-    memoized(db, "census", REPORT_MEMO_MS, () => computeCatalogCensus(db, now)),
+    memoized(db, "census", () => computeCatalogCensus(db, now)),
     sqlRows<Record<string, unknown>>(
       db,
       sql`select

@@ -1,7 +1,6 @@
 import { and, count, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import { evaluations, servers } from "@/lib/db/schema";
-import { REPORT_MEMO_MS } from "@/lib/config";
 import { latestListingObservedAt } from "@/lib/reports/catalog-times";
 import { computeCatalogCensus, sortKeys } from "@/lib/reports/catalog-census";
 import { memoized } from "@/lib/reports/memo";
@@ -11,12 +10,12 @@ const DAY_MS = 86_400_000;
 
 /** GET /v1/stats and catalog_stats: headline counts of the catalog. Unmetered; memoized per process. */
 export function getStats(db: Queryable, opts: { now?: Date } = {}): Promise<StatsReport> {
-  return memoized(db, "stats", REPORT_MEMO_MS, () => computeStats(db, opts.now ?? new Date()));
+  return memoized(db, "stats", () => computeStats(db, opts.now ?? new Date()));
 }
 
 export async function computeStats(db: Queryable, now: Date): Promise<StatsReport> {
   const [census, statusRows, [delisted], [evals], asOf] = await Promise.all([
-    memoized(db, "census", REPORT_MEMO_MS, () => computeCatalogCensus(db, now)),
+    memoized(db, "census", () => computeCatalogCensus(db, now)),
     db
       .select({ status: servers.registryStatus, n: count() })
       .from(servers)
