@@ -1,10 +1,9 @@
 // `npm run key:create -- --email you@example.com [--tier pro]`: an API key without
 // the browser sign-in (operators, scripts, tests). Prints the key once.
 import { parseArgs } from "node:util";
-import { openDatabase } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
 import { issueApiKey, issueApiKeyInputSchema } from "@/lib/services/issue-api-key";
 import { localServer } from "./lib/local-server";
+import { withOwnDatabase } from "./lib/run-job";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, tier: { type: "string" }, help: { type: "boolean", short: "h" } } });
 if (values.help || !values.email) {
@@ -28,13 +27,7 @@ if (server) {
   }
   result = body;
 } else {
-  const handle = await openDatabase();
-  try {
-    await migrateDatabase(handle);
-    result = await issueApiKey(handle.db, parsed.data);
-  } finally {
-    await handle.close();
-  }
+  result = await withOwnDatabase((db) => issueApiKey(db, parsed.data));
 }
 console.log(`account ${result.account_id} (${result.tier})`);
 console.log(`key (shown once, store it now): ${result.key}`);

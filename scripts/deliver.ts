@@ -5,9 +5,8 @@
 // server's /api/cron/deliver (PGlite must not be opened twice); otherwise it runs here.
 import { parseArgs } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DatabaseInUseError, openDatabase } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
 import { localServer } from "./lib/local-server";
+import { runJob, withOwnDatabase } from "./lib/run-job";
 import { deliverIntervalMs } from "@/lib/config";
 import { runDeliveries } from "@/lib/watches/run-deliveries";
 
@@ -45,26 +44,13 @@ async function viaServer(): Promise<boolean> {
 }
 
 async function here() {
-  const handle = await openDatabase();
-  try {
-    await migrateDatabase(handle);
+  await withOwnDatabase(async (db) => {
     do {
-      const r = await runDeliveries(handle.db, { signal: controller.signal, budgetMs: values.loop ? 60_000 : 10 * 60_000 });
+      const r = await runDeliveries(db, { signal: controller.signal, budgetMs: values.loop ? 60_000 : 10 * 60_000 });
       if (r.attempts || !values.loop) console.log(JSON.stringify(r));
       if (values.loop && !r.attempts) await sleep(interval, undefined, { signal: controller.signal }).catch(() => {});
     } while (values.loop && !controller.signal.aborted);
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
-try {
-  if (!(await viaServer())) await here();
-} catch (err) {
-  if (err instanceof DatabaseInUseError) {
-    console.error(`${err.message}; start it or stop it, then run this again`);
-    process.exit(1);
-  }
-  console.error(`deliver failed: ${(err as Error).message}`);
-  process.exit(1);
-}
+await runJob("deliver", viaServer, here);

@@ -5,9 +5,8 @@
 // while the server runs, the run is handed to the server (PGlite must not be
 // opened twice) and its progress streamed back; otherwise it runs here.
 import { parseArgs } from "node:util";
-import { DatabaseInUseError, openDatabase } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
 import { localServer } from "./lib/local-server";
+import { runJob, withOwnDatabase } from "./lib/run-job";
 import { HARVEST_SOURCES, type HarvestProgress, type SourceName } from "@/lib/harvest/harvest-context";
 import { runHarvest, type HarvestResult } from "@/lib/harvest/run-harvest";
 import { progressPrinter } from "@/lib/harvest/progress-printer";
@@ -79,24 +78,10 @@ async function viaServer(): Promise<boolean> {
 }
 
 async function here() {
-  const handle = await openDatabase();
-  try {
-    await migrateDatabase(handle);
+  await withOwnDatabase(async (db) => {
     const registry = values.registry === "none" ? false : (values.registry as "incremental" | "full");
-    report(await runHarvest(handle.db, { trigger: "cli", sources, registry, deadlineMs, onProgress: (p) => printer.update(p) }));
-  } finally {
-    await handle.close();
-  }
+    report(await runHarvest(db, { trigger: "cli", sources, registry, deadlineMs, onProgress: (p) => printer.update(p) }));
+  });
 }
 
-try {
-  if (!(await viaServer())) await here();
-} catch (err) {
-  printer.done();
-  if (err instanceof DatabaseInUseError) {
-    console.error(`${err.message}; start it or stop it, then run this again`);
-    process.exit(1);
-  }
-  console.error(`harvest failed: ${(err as Error).message}`);
-  process.exit(1);
-}
+await runJob("harvest", viaServer, here, () => printer.done());

@@ -6,13 +6,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DatabaseInUseError, openDatabase } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { registryUrl } from "@/lib/config";
 import { localServer } from "./lib/local-server";
+import { runJob, withOwnDatabase } from "./lib/run-job";
 
 const { values } = parseArgs({
   options: {
@@ -58,30 +57,17 @@ async function viaServer(): Promise<boolean> {
 }
 
 async function here() {
-  const handle = await openDatabase();
-  try {
-    await migrateDatabase(handle);
+  await withOwnDatabase(async (db) => {
     const result = values.file
-      ? await ingestDump(handle.db, await readDumpFile(values.file), path.resolve(values.file), observedAt)
-      : await ingestFromRegistry(handle.db, {
+      ? await ingestDump(db, await readDumpFile(values.file), path.resolve(values.file), observedAt)
+      : await ingestFromRegistry(db, {
           baseUrl: registryUrl(),
           mode: values.full ? "full" : "incremental",
           onProgress: ({ pages, entries }) => console.log(`page ${pages}: ${entries} entries`),
         });
     console.log(JSON.stringify(result.counts, null, 2));
     if (result.rejects.length) console.warn(`${result.rejects.length} entries rejected, first: ${result.rejects[0]}`);
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
-try {
-  if (!(await viaServer())) await here();
-} catch (err) {
-  if (err instanceof DatabaseInUseError) {
-    console.error(`${err.message}; start it or stop it, then run this again`);
-    process.exit(1);
-  }
-  console.error(`ingest failed: ${(err as Error).message}`);
-  process.exit(1);
-}
+await runJob("ingest", viaServer, here);

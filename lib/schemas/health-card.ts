@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HEALTH_VALUES } from "@/lib/engine/health";
 import { FACTOR_STATUSES, TRUST_PILLARS } from "@/lib/engine/trust/trust-factor";
-import { brandClaimSchema } from "@/lib/engine/facts";
+import { factsSchema } from "@/lib/engine/facts";
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
 
 // Zod mirrors of the contract's HealthCard and SearchResult (spec/interface.md), strict: every field the
@@ -55,25 +55,9 @@ export const healthCardSchema = z.strictObject({
   first_seen_at: dateTime.nullable(),
   /** When the delisting was noticed; null while listed. */
   delisted_at: dateTime.nullable(),
-  identity: z.strictObject({
-    first_party: z.boolean().nullable(),
-    basis: z.string().nullable(),
-    brand_claims: z.array(brandClaimSchema),
-  }),
-  repository: z
-    .strictObject({
-      url: z.string().min(1),
-      host: z.string().nullable(),
-      owner: z.string().nullable(),
-      name: z.string().nullable(),
-      exists: z.boolean().nullable(),
-      archived: z.boolean().nullable(),
-      pushed_at: dateTime.nullable(),
-      stars: z.number().int().nonnegative().nullable(),
-      observed_at: dateTime.nullable(),
-      attempted_at: dateTime.nullable(),
-    })
-    .nullable(),
+  // the same shapes as the facts the card is built from (lib/engine/facts.ts)
+  identity: factsSchema.shape.identity,
+  repository: factsSchema.shape.repository,
   packages: z.array(
     z.strictObject({
       ecosystem: z.string().min(1),
