@@ -5,8 +5,7 @@ import { parseWith } from "@/lib/api/request";
 import { changeFeedQuerySchema, type ChangeFeedResponse } from "@/lib/schemas/changes";
 import { listChanges } from "@/lib/services/list-changes";
 import { CHANGE_KINDS } from "@/lib/harvest/record-changes";
-import { Time } from "@/app/_components/time";
-import { compactJson, serverPagePath } from "@/app/_components/format";
+import { ChangeRow } from "@/app/_components/change-row";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Changes", description: "Observed transitions of every MCP server in the catalog: new servers, remotes down and up, health, verified, security." };
@@ -88,20 +87,7 @@ export default async function ChangesPage({ searchParams }: Props) {
             </thead>
             <tbody>
               {[...feed.changes].reverse().map((c) => (
-                <tr key={c.id} data-testid="change" data-kind={c.kind} data-id={c.id}>
-                  <td>
-                    <Time iso={c.observed_at} />
-                  </td>
-                  <td>
-                    <code>{c.kind}</code>
-                  </td>
-                  <td className="wrap">
-                    <a href={serverPagePath(c.server_name)}>{c.server_name}</a>
-                  </td>
-                  <td className="wrap small">
-                    <code>{compactJson(c.before)}</code> → <code>{compactJson(c.after)}</code>
-                  </td>
-                </tr>
+                <ChangeRow key={c.id} change={c} />
               ))}
             </tbody>
           </table>

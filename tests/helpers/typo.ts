@@ -1,14 +1,5 @@
-/** A small seeded PRNG (mulberry32), so samples and typos are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The fake upstreams' seeded PRNG (mulberry32), so samples and typos are the same on every run. */
+export { rng as seededRandom } from "../../scripts/fake-upstreams/generate";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 

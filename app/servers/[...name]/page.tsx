@@ -11,6 +11,7 @@ import { Time } from "@/app/_components/time";
 import { compactJson, serverPagePath } from "@/app/_components/format";
 import { badgeMarkdown, nameFromSegments, ogImagePath } from "./server-name";
 import s from "./server.module.css";
+import { ChangeRow } from "@/app/_components/change-row";
 
 export const dynamic = "force-dynamic";
 
@@ -270,17 +271,7 @@ export default async function ServerPage({ params }: Props) {
               </thead>
               <tbody>
                 {[...changes.changes].reverse().map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      <Time iso={c.observed_at} />
-                    </td>
-                    <td>
-                      <code>{c.kind}</code>
-                    </td>
-                    <td className="wrap small">
-                      <code>{compactJson(c.before)}</code> → <code>{compactJson(c.after)}</code>
-                    </td>
-                  </tr>
+                  <ChangeRow key={c.id} change={c} showServer={false} />
                 ))}
               </tbody>
             </table>
