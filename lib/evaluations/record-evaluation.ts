@@ -1,37 +1,46 @@
 import { randomUUID } from "node:crypto";
-import type { Queryable } from "@/lib/db/client";
-import { evaluations } from "@/lib/db/schema";
+import type { AlongsideWrite } from "@/lib/quota";
 import type { PreflightEvaluation } from "@/lib/engine/evaluate";
 
+// $1 id … $17 completed_at; facts, reasons and limitations as JSON text.
+const INSERT_EVALUATION = `
+  insert into evaluations (id, account_id, key_id, server_name, policy_id, policy_revision, decision,
+    facts, reasons, limitations, facts_digest, policy_digest, decision_input_digest, engine_version,
+    evaluated_at, valid_until, completed_at)
+  values ($1::uuid, $2, $3, $4, $5, $6::int, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13, $14,
+    $15::timestamptz, $16::timestamptz, $17::timestamptz)
+  returning id`;
+
 /**
- * Stores a keyed caller's evaluation under a fresh random audit id and returns
- * the id. Everything needed to re-run it offline is kept.
+ * The record of a keyed caller's evaluation under a fresh random audit id: everything needed to re-run it
+ * offline. It is written in the same statement as the call's charge (lib/quota `alongside`), so an
+ * evaluation is on record exactly when the call was paid for (or was a free repeat), and a record that
+ * cannot be written leaves nothing spent.
  */
-export async function recordEvaluation(
-  db: Queryable,
+export function evaluationRecord(
   result: PreflightEvaluation,
   owner: { accountId: string; keyId: string | null },
   completedAt = new Date(),
-): Promise<string> {
+): { id: string; write: AlongsideWrite } {
   const id = randomUUID();
-  await db.insert(evaluations).values({
+  const values = [
     id,
-    accountId: owner.accountId,
-    keyId: owner.keyId,
-    serverName: result.server_name,
-    policyId: result.policy.id,
-    policyRevision: result.policy.revision,
-    decision: result.decision,
-    facts: result.facts,
-    reasons: result.reasons,
-    limitations: result.limitations,
-    factsDigest: result.facts_digest,
-    policyDigest: result.policy.digest,
-    decisionInputDigest: result.decision_input_digest,
-    engineVersion: result.engine_version,
-    evaluatedAt: new Date(result.evaluated_at),
-    validUntil: new Date(result.valid_until),
-    completedAt,
-  });
-  return id;
+    owner.accountId,
+    owner.keyId,
+    result.server_name,
+    result.policy.id,
+    result.policy.revision,
+    result.decision,
+    JSON.stringify(result.facts),
+    JSON.stringify(result.reasons),
+    JSON.stringify(result.limitations),
+    result.facts_digest,
+    result.policy.digest,
+    result.decision_input_digest,
+    result.engine_version,
+    result.evaluated_at,
+    result.valid_until,
+    completedAt.toISOString(),
+  ];
+  return { id, write: { name: "record_evaluation", text: INSERT_EVALUATION, values } };
 }

@@ -13,6 +13,22 @@ export interface ChargeOptions {
   state?: QuotaState;
   /** Keyless allowance to count anonymous subjects in (default: the 10 daily lookups). */
   allowance?: { name: string; limit: number };
+  /**
+   * A keyed caller's write that must happen exactly when the charge does (the preflight's evaluation
+   * record): it runs in the same statement, so both commit or neither does.
+   */
+  alongside?: AlongsideWrite;
+}
+
+/**
+ * One data-modifying statement (`insert … returning …`), its parameters numbered from $1, run as a CTE
+ * of the keyed charge's statement. `name` names the combined prepared statement. If it fails, the
+ * charge fails with it (the error is the database's, not a 402), and nothing is spent.
+ */
+export interface AlongsideWrite {
+  name: string;
+  text: string;
+  values: unknown[];
 }
 
 export interface ChargeResult {
@@ -52,9 +68,10 @@ export async function chargeCaller(
   const now = opts.now ?? new Date();
   const day = utcDay(now);
 
+  if (opts.alongside && (!caller.accountId || cost === 0)) throw new Error("a write alongside a charge needs a keyed caller and a cost");
   if (caller.accountId) {
     if (cost === 0) return { charged: 0, repeat: false, state };
-    const paid = await payForSubject(db, { accountId: caller.accountId, keyId: caller.keyId, day, subject, cost, now });
+    const paid = await payForSubject(db, { accountId: caller.accountId, keyId: caller.keyId, day, subject, cost, now }, opts.alongside);
     if (paid === "repeat") return { charged: 0, repeat: true, state };
     if (paid === "unaffordable") {
       throw new ApiError(
@@ -109,9 +126,10 @@ function sqlState(err: unknown): string | undefined {
   return undefined;
 }
 
-// $1 account, $2 UTC day, $3 subject, $4 cost, $5 key id, $6 now
-const PAY_SQL = `
-  with claim as (
+// $1 account, $2 UTC day, $3 subject, $4 cost, $5 key id, $6 now; an alongside write's parameters follow.
+const PAY_PARAMS = 6;
+const paySql = (alongside?: string) => `
+  with ${alongside ? `alongside as (${alongside}), ` : ""}claim as (
     insert into credit_charges (account_id, utc_day, subject, cost, key_id)
     values ($1, $2::date, $3, $4::int, $5)
     on conflict do nothing
@@ -149,19 +167,21 @@ const ANONYMOUS_SQL = `
          case when (select count(*) from claim) = 1 and (select count(*) from counted) = 0
               then 1 / (select count(*) from counted)::int end as guard`;
 
+const PAY_SQL = paySql();
+
+/** The pay statement with `w` as its first CTE, its parameters renumbered after the pay statement's own. */
+const payAlongsideSql = (w: AlongsideWrite) => paySql(w.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + PAY_PARAMS}`));
+
 async function payForSubject(
   db: Queryable,
   p: { accountId: string; keyId: string | null; day: string; subject: string; cost: number; now: Date },
+  alongside?: AlongsideWrite,
 ): Promise<"repeat" | "unaffordable" | { remaining: number }> {
+  const values = [p.accountId, p.day, p.subject, p.cost, p.keyId, p.now.toISOString()];
   try {
-    const [row] = await runStatement<{ claimed: number; remaining: number | null }>(db, "pay", PAY_SQL, [
-      p.accountId,
-      p.day,
-      p.subject,
-      p.cost,
-      p.keyId,
-      p.now.toISOString(),
-    ]);
+    const [row] = alongside
+      ? await runStatement<{ claimed: number; remaining: number | null }>(db, `pay_${alongside.name}`, payAlongsideSql(alongside), [...values, ...alongside.values])
+      : await runStatement<{ claimed: number; remaining: number | null }>(db, "pay", PAY_SQL, values);
     if (Number(row.claimed) === 0) return "repeat";
     return { remaining: Number(row.remaining) };
   } catch (err) {

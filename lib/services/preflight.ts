@@ -1,10 +1,9 @@
-import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { evaluations } from "@/lib/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { evaluate, getPolicy, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
-import { forgetFacts, loadFactsCached } from "@/lib/facts/facts-cache";
-import { recordEvaluation } from "@/lib/evaluations/record-evaluation";
+import { loadFactsCached } from "@/lib/facts/facts-cache";
+import { evaluationRecord } from "@/lib/evaluations/record-evaluation";
+import type { AlongsideWrite } from "@/lib/quota";
 import type { PreflightInput } from "@/lib/schemas/preflight";
 import { log } from "@/lib/log";
 import { beginRefresh } from "./refresh-liveness";
@@ -19,8 +18,11 @@ export interface PreflightCaller {
 
 export interface ServiceContext<C extends PreflightCaller = PreflightCaller> {
   caller: C;
-  /** Spends credits (or an anonymous lookup) for `subject`; a repeat the same UTC day is free. */
-  charge(subject: string, cost: number): Promise<unknown>;
+  /**
+   * Spends credits (or an anonymous lookup) for `subject`; a repeat the same UTC day is free. A keyed
+   * call's `alongside` write happens in the charge's own statement (both or neither).
+   */
+  charge(subject: string, cost: number, options?: { alongside?: AlongsideWrite }): Promise<unknown>;
   now?: () => Date;
 }
 
@@ -28,9 +30,9 @@ export interface ServiceContext<C extends PreflightCaller = PreflightCaller> {
  * One decision for one exact server under one policy (contract: POST /v1/preflight),
  * checked in the order of the contract's rules: input (the adapter's schema), a key
  * for refresh (401), existence (404), a refresh already running (409) or over its
- * limits (429), then the evaluation. A keyed call's evaluation is recorded before it
- * is paid for: if it cannot be recorded the answer is 503 and nothing is spent; if
- * it cannot be paid for (402) the record is withdrawn.
+ * limits (429), then the evaluation. A keyed call's evaluation is recorded in the
+ * same statement that pays for it: if it cannot be recorded the answer is 503 and
+ * nothing is spent; if it cannot be paid for (402) nothing is recorded.
  */
 export async function preflight(db: Db, input: PreflightInput, ctx: ServiceContext, kind: "preflight" | "stamp" = "preflight"): Promise<PreflightResultBody> {
   const now = ctx.now ?? (() => new Date());
@@ -47,26 +49,23 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
     const pending = await beginRefresh(db, facts, { accountId, now: now() });
     if (pending) {
       await pending.run();
-      forgetFacts(db, input.server_name);
       facts = (await loadFactsCached(db, input.server_name))!;
     }
   }
 
   const evaluation = evaluate({ facts, policy, now: now() });
-  let auditId: string | null = null;
-  if (accountId) {
-    try {
-      auditId = await recordEvaluation(db, evaluation, { accountId, keyId });
-    } catch (err) {
-      log.error("evaluation could not be recorded", { server: input.server_name, error: (err as Error).message });
-      throw new ApiError("audit_unavailable", "the evaluation could not be recorded, so no result is returned and nothing was spent; retry shortly");
-    }
+  const subject = `${kind}:${policy.id}:${input.server_name}`;
+  if (!accountId) {
+    await ctx.charge(subject, PREFLIGHT_COST);
+    return toPreflightResult(evaluation, null);
   }
+  const record = evaluationRecord(evaluation, { accountId, keyId });
   try {
-    await ctx.charge(`${kind}:${policy.id}:${input.server_name}`, PREFLIGHT_COST);
+    await ctx.charge(subject, PREFLIGHT_COST, { alongside: record.write });
   } catch (err) {
-    if (auditId) await db.delete(evaluations).where(eq(evaluations.id, auditId));
-    throw err;
+    if (err instanceof ApiError) throw err; // 402: the statement that refused to pay wrote no record either
+    log.error("evaluation could not be recorded", { server: input.server_name, error: (err as Error).message });
+    throw new ApiError("audit_unavailable", "the evaluation could not be recorded, so no result is returned and nothing was spent; retry shortly");
   }
-  return toPreflightResult(evaluation, auditId);
+  return toPreflightResult(evaluation, record.id);
 }

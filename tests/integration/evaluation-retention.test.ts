@@ -10,6 +10,7 @@ import { preflight } from "@/lib/services/preflight";
 import { getEvaluation } from "@/lib/evaluations/get-evaluation";
 import { listEvaluations } from "@/lib/evaluations/list-evaluations";
 import { runMaintenance } from "@/lib/services/run-maintenance";
+import { chargeCaller, type Caller } from "@/lib/quota";
 import { GET as maintenanceGet } from "@/app/api/cron/maintenance/route";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request } from "../helpers/catalog-fixture";
@@ -22,10 +23,12 @@ beforeEach(async () => {
 
 const DAY = 86_400_000;
 
+/** A keyed preflight evaluated (and paid for, which is what records it) at `at`. */
 async function evaluateAt(accountId: string, at: Date) {
+  const caller: Caller = { tier: "pro", accountId, keyId: null, ip: "192.0.2.1" };
   return preflight(db, { server_name: "io.github.acme/weather", policy_id: "builtin:baseline", refresh: "never" }, {
-    caller: { accountId, keyId: null },
-    charge: async () => undefined,
+    caller,
+    charge: (subject, cost, options) => chargeCaller(caller, subject, cost, { db, now: at, ...options }),
     now: () => at,
   });
 }
