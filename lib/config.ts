@@ -105,11 +105,13 @@ export const SEARCH_CACHE_ENTRIES = 2_000;
 
 /**
  * Facts of one server are kept per process this many seconds for preflight and stamp (FACTS_CACHE_SECONDS;
- * 0 turns it off). Stored evidence changes only when the harvester writes, on a schedule of hours.
+ * 0 turns it off). Stored evidence changes only when ingest or the harvester writes, on a schedule of
+ * hours; a write in this process retires the kept facts at once (lib/cache/db-memo.ts noteCatalogWrite),
+ * so the time to live bounds only how late another process's writes are seen.
  */
 export function factsCacheSeconds(): number {
   const v = process.env.FACTS_CACHE_SECONDS;
-  return v !== undefined && /^\d+$/.test(v) ? Number(v) : 5;
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : 30;
 }
 export const FACTS_CACHE_ENTRIES = 5_000;
 

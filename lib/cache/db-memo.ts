@@ -1,16 +1,33 @@
 // Short-lived per-process memos of read results (search results, facts), keyed by database handle so a
 // test that empties a database can drop them (clearDbMemos). A memo never replaces a write path: it only
 // lets a burst of identical reads share one database round trip for a few seconds.
+//
+// Writers of evidence in this process (ingest, a harvest chunk, a liveness refresh) call
+// noteCatalogWrite(db): every memo entry computed before it is stale from then on. The write
+// generation lives on globalThis because Next bundles the server's jobs (instrumentation) and its
+// routes separately; a module-level counter would not be seen across them. Writes by other processes
+// reach a memo within its time to live.
 
 interface Entry {
   at: number;
+  generation: number;
   value: Promise<unknown>;
+}
+
+const GENERATIONS = Symbol.for("mcp-preflight.db-write-generations");
+function generations(): WeakMap<object, number> {
+  const g = globalThis as unknown as Record<symbol, WeakMap<object, number>>;
+  return (g[GENERATIONS] ??= new WeakMap());
+}
+const generationOf = (db: object) => generations().get(db) ?? 0;
+
+/** After this process wrote catalog or evidence rows of `db`: memoized reads of it are recomputed. */
+export function noteCatalogWrite(db: object): void {
+  generations().set(db, generationOf(db) + 1);
 }
 
 export interface DbMemo {
   get<T>(db: object, key: string, compute: () => Promise<T>, nowMs?: number): Promise<T>;
-  /** Forgets one key, after a write the memo would otherwise hide. */
-  forget(db: object, key: string): void;
   clear(db: object): void;
 }
 
@@ -26,20 +43,18 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number): DbMemo {
       let cache = caches.get(db);
       if (!cache) caches.set(db, (cache = new Map()));
       const hit = cache.get(key);
-      if (hit && nowMs - hit.at < ttl) {
+      const generation = generationOf(db);
+      if (hit && hit.generation === generation && nowMs - hit.at < ttl) {
         // refresh its place in the insertion order: the map's first key is the least recently used
         cache.delete(key);
         cache.set(key, hit);
         return hit.value as Promise<T>;
       }
       const value = compute();
-      cache.set(key, { at: nowMs, value });
+      cache.set(key, { at: nowMs, generation, value });
       value.catch(() => cache!.delete(key));
       while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
       return value;
-    },
-    forget(db: object, key: string) {
-      caches.get(db)?.delete(key);
     },
     clear(db: object) {
       caches.delete(db);

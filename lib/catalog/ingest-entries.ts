@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db/client";
+import { noteCatalogWrite } from "@/lib/cache/db-memo";
 import { registrySyncs, repositories, serverPackages, serverRemotes, servers, serverVersions, type ServerRow } from "@/lib/db/schema";
 import { recordChanges } from "@/lib/harvest/record-changes";
 import { registryChanges, remoteUrlSets, urlSet, type ListedState } from "@/lib/harvest/registry-changes";
@@ -115,6 +116,7 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
       error: rejects.length ? `${rejects.length} entries rejected; first: ${rejects[0]}` : null,
     })
     .where(eq(registrySyncs.id, sync.id));
+  noteCatalogWrite(db);
   return { syncId: sync.id, counts, rejects };
 }
 

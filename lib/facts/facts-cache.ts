@@ -9,13 +9,8 @@ const memo = createDbMemo(() => factsCacheSeconds() * 1000, FACTS_CACHE_ENTRIES)
 /**
  * loadFacts shared by the preflights of one server within a few seconds (FACTS_CACHE_SECONDS): a burst of
  * agents asking about the same server costs one set of queries. Whoever writes evidence in this process
- * (a liveness refresh) calls forgetFacts.
+ * (ingest, harvest, a liveness refresh) calls noteCatalogWrite (lib/cache/db-memo.ts), which retires them.
  */
 export function loadFactsCached(db: Queryable, name: string): Promise<Facts | null> {
   return memo.get(db, name, () => loadFacts(db, name));
-}
-
-/** After writing evidence of a server, so the next preflight reads it. */
-export function forgetFacts(db: Queryable, name: string): void {
-  memo.forget(db, name);
 }

@@ -1,5 +1,6 @@
 import { HARVEST_LEASE_MS } from "@/lib/config";
 import { RateLimitedError } from "@/lib/sources/http";
+import { noteCatalogWrite } from "@/lib/cache/db-memo";
 import { cooldownUntil, setCooldown } from "./cooldowns";
 import { FAILURE_STREAK_LIMIT, httpFor, noteError, SKIPPED, type DueItem, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { claimItems, leaseKey, releaseItems } from "./leases";
@@ -81,6 +82,7 @@ export async function runSource<I extends DueItem, R>(ctx: HarvestContext, spec:
         const rows = await recordChanges(tx, found);
         for (const r of rows) ctx.changes[r.kind] = (ctx.changes[r.kind] ?? 0) + 1;
       });
+      noteCatalogWrite(ctx.db);
     }
     rateLimited ??= ctx.rateLimits[source] ?? null;
     sent.forEach((item, i) => {

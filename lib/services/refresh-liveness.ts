@@ -9,6 +9,7 @@ import { startOfUtcDay } from "@/lib/quota/utc";
 import { REFRESH_IF_STALE_PER_DAY, REFRESH_SERVER_COOLDOWN_SECONDS } from "@/lib/config";
 import type { Facts } from "@/lib/engine";
 import { observeRemotes } from "@/lib/harvest/observe-remotes";
+import { noteCatalogWrite } from "@/lib/cache/db-memo";
 
 /** A stored liveness observation older than this is stale for refresh=if_stale (the harvest target). */
 export const REFRESH_STALE_AFTER_MS = 6 * 3_600_000;
@@ -71,6 +72,7 @@ export async function beginRefresh(db: Db, facts: Facts, who: { accountId: strin
       try {
         await observeRemotes(db, urls);
       } finally {
+        noteCatalogWrite(db);
         await release();
       }
     },

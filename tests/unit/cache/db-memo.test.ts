@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearDbMemos, createDbMemo } from "@/lib/cache/db-memo";
+import { clearDbMemos, createDbMemo, noteCatalogWrite } from "@/lib/cache/db-memo";
 
 describe("createDbMemo", () => {
   it("shares one computation per key within the TTL and recomputes after it", async () => {
@@ -13,19 +13,23 @@ describe("createDbMemo", () => {
     expect(await memo.get({}, "a", compute, 1000)).toBe(3); // another database, another memo
   });
 
-  it("forgets a key, clears a database, and never keeps a failure", async () => {
+  it("recomputes after a catalog write to the same database, clears a database, and never keeps a failure", async () => {
     let calls = 0;
     const memo = createDbMemo(() => 60_000, 10);
     const db = {};
+    const other = {};
     const compute = async () => ++calls;
     await memo.get(db, "a", compute, 0);
-    memo.forget(db, "a");
-    expect(await memo.get(db, "a", compute, 1)).toBe(2);
+    await memo.get(other, "a", compute, 0);
+    noteCatalogWrite(db);
+    expect(await memo.get(db, "a", compute, 1)).toBe(3);
+    expect(await memo.get(db, "a", compute, 1)).toBe(3); // computed after the write: kept again
+    expect(await memo.get(other, "a", compute, 1)).toBe(2); // another database's entries stay
     clearDbMemos(db);
-    expect(await memo.get(db, "a", compute, 2)).toBe(3);
+    expect(await memo.get(db, "a", compute, 2)).toBe(4);
     await expect(memo.get(db, "b", async () => Promise.reject(new Error("down")), 3)).rejects.toThrow("down");
     await new Promise((r) => setTimeout(r, 0));
-    expect(await memo.get(db, "b", compute, 4)).toBe(4);
+    expect(await memo.get(db, "b", compute, 4)).toBe(5);
   });
 
   it("keeps at most maxEntries, dropping the least recently used, and is off at TTL 0", async () => {
