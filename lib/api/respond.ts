@@ -2,11 +2,12 @@ import { ZodError } from "zod";
 import { ApiError } from "./errors";
 import { describeZodError } from "./request";
 import { log } from "@/lib/log";
+import { jsonBytes } from "./json-bytes";
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
-  return new Response(JSON.stringify(body), { ...init, headers });
+  return new Response(jsonBytes(body), { ...init, headers });
 }
 
 /**

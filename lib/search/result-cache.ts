@@ -1,5 +1,6 @@
 import { searchCacheSeconds, SEARCH_CACHE_ENTRIES } from "@/lib/config";
 import { createDbMemo } from "@/lib/cache/db-memo";
+import { markSharedJson } from "@/lib/api/json-bytes";
 
 // Search results of popular queries, kept for a short while per process (SEARCH_CACHE_SECONDS, default
 // 30; 0 turns it off). Charging is not cached: every request still pays (or repeats) its query.
@@ -7,8 +8,9 @@ import { createDbMemo } from "@/lib/cache/db-memo";
 // as a fresh one.
 const memo = createDbMemo(() => searchCacheSeconds() * 1000, SEARCH_CACHE_ENTRIES);
 
-export function cachedSearch<T>(db: object, key: string, compute: () => Promise<T>, nowMs = Date.now()): Promise<T> {
-  return memo.get(db, key, compute, nowMs);
+/** The memoized result of `compute`; shared by every request that hits it, so its JSON is encoded once. */
+export function cachedSearch<T extends object>(db: object, key: string, compute: () => Promise<T>, nowMs = Date.now()): Promise<T> {
+  return memo.get(db, key, async () => markSharedJson(await compute()), nowMs);
 }
 
 export function clearSearchCache(db: object): void {
