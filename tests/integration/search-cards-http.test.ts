@@ -13,7 +13,6 @@ import { packageObservations, remoteObservations, repositories, repositoryObserv
 import type { Db } from "@/lib/db/client";
 import { clearReportMemo } from "@/lib/reports/memo";
 import { clearSearchCache } from "@/lib/search/result-cache";
-import { resetBrandCache } from "@/lib/facts/brand-claims";
 import { healthCardSchema, searchResultSchema, serverCardResponseSchema } from "@/lib/schemas/health-card";
 import { coverageReportSchema, lookalikesResultSchema, recentResultSchema, statsReportSchema } from "@/lib/schemas/reports";
 import { resetDb } from "../helpers/db";
@@ -114,7 +113,6 @@ beforeEach(async () => {
   db = await resetDb();
   clearReportMemo(db);
   clearSearchCache(db);
-  resetBrandCache();
   await seed();
 });
 afterEach(() => {
