@@ -4,13 +4,17 @@
 // Goal (issue 4): at least 0.5 of the trivial route's throughput and p99 under 25 ms at 100 connections.
 // The engine alone: bench/preflight-engine.ts (goal over 20,000 evaluations a second on one core).
 //
-//   npx tsx bench/preflight.ts [seconds]      BENCH_CONNECTIONS=100 BENCH_PORT=3198 BENCH_SKIP_BUILD=1
+//   npx tsx bench/preflight.ts [seconds]      BENCH_CONNECTIONS=100 BENCH_ROUNDS=3 BENCH_PORT=3198 BENCH_SKIP_BUILD=1
+//
+// Health and preflight run alternately BENCH_ROUNDS times; the figures are medians (bench/lib/bench-server.ts
+// compareLoads), the ratio the median of the rounds' ratios.
 import { freshBenchDatabase, largestSharedSnapshot } from "./lib/bench-db";
-import { buildOnce, loadRun, startBenchServer } from "./lib/bench-server";
+import { buildOnce, compareLoads, loadRun, startBenchServer } from "./lib/bench-server";
 import { prepareBenchCatalog, UNLIMITED_BURSTS } from "./lib/bench-catalog";
 
-const seconds = Number(process.argv[2] ?? 15);
+const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const port = Number(process.env.BENCH_PORT ?? 3198);
 const snapshot = largestSharedSnapshot("bench/preflight");
 if (!snapshot) process.exit(0);
@@ -27,10 +31,16 @@ const preflight = {
   body: () => JSON.stringify({ server_name: names[n++ % names.length] }),
 };
 try {
+  await loadRun("warm-up", server.base, connections, 3, { method: "GET", path: () => "/v1/health" });
   await loadRun("warm-up", server.base, connections, 5, preflight);
-  const health = await loadRun("health", server.base, connections, seconds, { method: "GET", path: () => "/v1/health" });
-  const pf = await loadRun("preflight", server.base, connections, seconds, preflight);
-  const ratio = pf.rps / health.rps;
+  const { candidate: pf, throughputRatio: ratio } = await compareLoads(
+    server.base,
+    connections,
+    seconds,
+    rounds,
+    { label: "health", req: { method: "GET", path: () => "/v1/health" } },
+    { label: "preflight", req: preflight },
+  );
   console.log(
     `preflight / health: throughput ${ratio.toFixed(3)}× (goal ≥ 0.5: ${ratio >= 0.5 ? "met" : "not met"}), ` +
       `p99 ${pf.p99.toFixed(1)} ms (goal < 25 ms: ${pf.p99 < 25 ? "met" : "not met"}) at ${connections} connections`,

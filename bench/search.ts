@@ -6,7 +6,10 @@
 //
 //   npx tsx bench/search.ts [seconds]
 //   BENCH_DATABASE_URL=postgres://…/anything   server to use (default TEST_DATABASE_URL, then local)
-//   BENCH_SERVERS=20000 BENCH_CONNECTIONS=50 BENCH_PORT=3199 BENCH_SKIP_BUILD=1 BENCH_KEYS=800
+//   BENCH_SERVERS=20000 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3 BENCH_PORT=3199 BENCH_SKIP_BUILD=1 BENCH_KEYS=800
+//
+// Health and search run alternately BENCH_ROUNDS times on each server; figures are medians
+// (bench/lib/bench-server.ts compareLoads), ratios the medians of the rounds' ratios.
 //
 // Every request carries one of BENCH_KEYS pro keys, so the burst limit (60 a minute per key) is never
 // what is measured; queries are drawn from 400 (exact names, name parts, one-typo name parts, words).
@@ -23,9 +26,10 @@ import { sqlRows } from "@/lib/reports/sql-rows";
 import { buildBenchCatalog } from "./search-data";
 import { oneTypo, sample, seededRandom } from "../tests/helpers/typo";
 import { freshBenchDatabase } from "./lib/bench-db";
-import { buildOnce, loadRun, startBenchServer, type BenchServer } from "./lib/bench-server";
+import { buildOnce, compareLoads, loadRun, startBenchServer, type BenchServer } from "./lib/bench-server";
 
-const seconds = Number(process.argv[2] ?? 20);
+const seconds = Number(process.argv[2] ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const total = Number(process.env.BENCH_SERVERS ?? 20_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const port = Number(process.env.BENCH_PORT ?? 3199);
@@ -89,30 +93,33 @@ const run = (label: string, path: () => string, headers: () => Record<string, st
 let n = 0;
 const searchPath = () => `/v1/search?q=${encodeURIComponent(queries[n++ % queries.length])}`;
 const keyHeader = () => ({ "x-api-key": keys[n % keys.length] });
+const health = { label: "health", req: { method: "GET" as const, path: () => "/v1/health" } };
 try {
-  console.log(`\n${queries.length} distinct queries, ${connections} connections, ${seconds} s per run`);
+  console.log(`\n${queries.length} distinct queries, ${connections} connections, ${rounds} rounds of ${seconds} s per route`);
   // every search computed afresh: the ranking and card cost under load
   await startServer({ SEARCH_CACHE_SECONDS: "0" });
+  await run("warm-up", () => "/v1/health", () => ({}), 3);
   await run("warm-up", searchPath, keyHeader, 5);
-  const health = await run("health", () => "/v1/health", () => ({}), seconds);
-  const search = await run("search", searchPath, keyHeader, seconds);
+  const uncached = await compareLoads(server!.base, connections, seconds, rounds, health, { label: "search", req: { method: "GET", path: searchPath, headers: keyHeader } });
   await stopServer();
   // as deployed: results of a query kept 30 s per process; metering still runs on every request
   await startServer({});
+  await run("warm-up", () => "/v1/health", () => ({}), 3);
   await run("warm-up", searchPath, keyHeader, 5);
-  const cached = await run("cached", searchPath, keyHeader, seconds);
-  for (const [label, r] of [
-    ["search", search],
+  const cached = await compareLoads(server!.base, connections, seconds, rounds, health, { label: "cached", req: { method: "GET", path: searchPath, headers: keyHeader } });
+  for (const [label, c] of [
+    ["search", uncached],
     ["cached", cached],
   ] as const) {
+    const r = c.candidate;
     console.log(
-      `${label} / health: throughput ${(r.rps / health.rps).toFixed(3)}×, p95 ${(r.p95 / health.p95).toFixed(1)}×; p95 ${r.p95.toFixed(1)} ms (goal < 30 ms): ${r.p95 < 30 ? "met" : "not met"}`,
+      `${label} / health: throughput ${c.throughputRatio.toFixed(3)}×, p95 ${(r.p95 / c.baseline.p95).toFixed(1)}×; p95 ${r.p95.toFixed(1)} ms (goal < 30 ms): ${r.p95 < 30 ? "met" : "not met"}`,
     );
   }
   fs.mkdirSync("bench/out", { recursive: true });
   fs.writeFileSync(
     "bench/out/search.json",
-    JSON.stringify({ at: new Date().toISOString(), servers: listed, connections, seconds, queries: queries.length, health, search, cached }, null, 2),
+    JSON.stringify({ at: new Date().toISOString(), servers: listed, connections, seconds, rounds, queries: queries.length, uncached, cached }, null, 2),
   );
 } finally {
   await stopServer();

@@ -96,3 +96,46 @@ export function loadRun(label: string, base: string, connections: number, durati
     instance.on("response", (_c: unknown, _s: number, _b: number, responseTime: number) => latencies.push(responseTime));
   });
 }
+
+export interface Comparison {
+  /** Medians over the rounds of each figure. */
+  baseline: LoadRun;
+  candidate: LoadRun;
+  /** Median over the rounds of candidate rps / baseline rps (each round's pair ran back to back). */
+  throughputRatio: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function medianRun(runs: LoadRun[]): LoadRun {
+  const pick = (k: keyof LoadRun) => median(runs.map((r) => r[k]));
+  return { rps: pick("rps"), p50: pick("p50"), p95: pick("p95"), p99: pick("p99"), requests: pick("requests"), non2xx: pick("non2xx"), errors: pick("errors") };
+}
+
+/**
+ * Runs the baseline and the candidate alternately, `rounds` times each, and reports medians. On a shared
+ * machine (these are virtual cores whose speed drifts from minute to minute) a single pair of runs can
+ * differ by half just from when each ran; alternating and taking the median ratio cancels most of that.
+ */
+export async function compareLoads(
+  base: string,
+  connections: number,
+  seconds: number,
+  rounds: number,
+  baseline: { label: string; req: LoadRequest },
+  candidate: { label: string; req: LoadRequest },
+): Promise<Comparison> {
+  const b: LoadRun[] = [];
+  const c: LoadRun[] = [];
+  for (let i = 0; i < rounds; i++) {
+    b.push(await loadRun(baseline.label, base, connections, seconds, baseline.req));
+    c.push(await loadRun(candidate.label, base, connections, seconds, candidate.req));
+  }
+  const result = { baseline: medianRun(b), candidate: medianRun(c), throughputRatio: median(c.map((r, i) => r.rps / b[i].rps)) };
+  const fmt = (r: LoadRun) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`;
+  console.log(`medians of ${rounds} rounds: ${baseline.label} ${fmt(result.baseline)}; ${candidate.label} ${fmt(result.candidate)}`);
+  return result;
+}
