@@ -104,8 +104,8 @@ export function searchCacheSeconds(): number {
 export const SEARCH_CACHE_ENTRIES = 2_000;
 
 /**
- * Facts of one server are kept per process this many seconds for preflight and stamp (FACTS_CACHE_SECONDS;
- * 0 turns it off). Stored evidence changes only when ingest or the harvester writes, on a schedule of
+ * A server's record (facts and listing) is kept per process this many seconds for preflight, stamp and
+ * search (FACTS_CACHE_SECONDS; 0 turns it off; lib/facts/record-cache.ts). Stored evidence changes only when ingest or the harvester writes, on a schedule of
  * hours; a write in this process retires the kept facts at once (lib/cache/db-memo.ts noteCatalogWrite),
  * so the time to live bounds only how late another process's writes are seen.
  */
@@ -113,7 +113,8 @@ export function factsCacheSeconds(): number {
   const v = process.env.FACTS_CACHE_SECONDS;
   return v !== undefined && /^\d+$/.test(v) ? Number(v) : 30;
 }
-export const FACTS_CACHE_ENTRIES = 5_000;
+/** At most this many servers' records (facts and listing, a few KB each) kept per process; least recently used go first. */
+export const FACTS_CACHE_ENTRIES = 10_000;
 
 /** GET /v1/recent page size. */
 export const RECENT_LIMIT_DEFAULT = 20;

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/api/errors";
 import { evaluate, getPolicy, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
-import { loadFactsCached } from "@/lib/facts/facts-cache";
+import { loadFactsCached } from "@/lib/facts/record-cache";
 import { evaluationRecord } from "@/lib/evaluations/record-evaluation";
 import type { AlongsideWrite } from "@/lib/quota";
 import type { PreflightInput } from "@/lib/schemas/preflight";

@@ -1,7 +1,7 @@
 import type { Queryable } from "@/lib/db/client";
 import { CREDIT_COSTS } from "@/lib/config";
 import { computeTrustScore } from "@/lib/engine/trust-score";
-import { loadServerRecords } from "@/lib/facts/load-facts";
+import { loadServerRecordsCached } from "@/lib/facts/record-cache";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
 import { findCandidates, MATCH_KIND_BY_TIER, type SearchCandidate } from "@/lib/search/find-candidates";
 import { cachedSearch } from "@/lib/search/result-cache";
@@ -23,10 +23,10 @@ export async function searchServers(db: Queryable, input: SearchQuery, ctx: Mete
   return cachedSearch(db, `${input.limit}\u0000${input.q}`, () => rankServers(db, input, ctx.now ?? new Date()));
 }
 
-/** The ranking behind searchServers, uncached and unmetered. */
+/** The ranking behind searchServers, computed afresh (over the records kept for FACTS_CACHE_SECONDS) and unmetered. */
 export async function rankServers(db: Queryable, input: SearchQuery, now: Date): Promise<SearchResult> {
   const candidates = withTiesAtCut(await findCandidates(db, input.q, input.limit), input.limit);
-  const records = await loadServerRecords(db, candidates.map((c) => c.name));
+  const records = await loadServerRecordsCached(db, candidates.map((c) => c.name));
 
   const ranked = candidates
     .flatMap((c) => {

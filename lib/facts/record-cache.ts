@@ -1,0 +1,37 @@
+import type { Queryable } from "@/lib/db/client";
+import { FACTS_CACHE_ENTRIES, factsCacheSeconds } from "@/lib/config";
+import { createDbMemo } from "@/lib/cache/db-memo";
+import type { Facts } from "@/lib/engine";
+import { loadServerRecords, type ServerRecord } from "./load-facts";
+
+const memo = createDbMemo(() => factsCacheSeconds() * 1000, FACTS_CACHE_ENTRIES);
+
+/**
+ * loadServerRecords shared by the requests of a few seconds (FACTS_CACHE_SECONDS): a burst of agents asking
+ * about the same server, or searches whose results overlap, cost one set of queries. Names not kept are
+ * loaded together in one batch. Whoever writes evidence in this process (ingest, harvest, a liveness
+ * refresh) calls noteCatalogWrite (lib/cache/db-memo.ts), which retires every kept record at once.
+ */
+export async function loadServerRecordsCached(db: Queryable, names: readonly string[]): Promise<Map<string, ServerRecord>> {
+  const unique = [...new Set(names)];
+  const missing: string[] = [];
+  let batch: Promise<Map<string, ServerRecord>> | undefined;
+  // memo.get calls its compute at once for a name it does not keep; those names form one batch, which
+  // exists before any of the computes awaits it
+  const pending = unique.map((name) =>
+    memo.get(db, name, async () => {
+      missing.push(name);
+      await null;
+      return (await batch!).get(name) ?? null;
+    }),
+  );
+  if (missing.length) batch = loadServerRecords(db, missing);
+  const out = new Map<string, ServerRecord>();
+  (await Promise.all(pending)).forEach((r, i) => r && out.set(unique[i], r));
+  return out;
+}
+
+/** The facts of one exact name (preflight, stamp), from the kept records; null when not in the catalog. */
+export async function loadFactsCached(db: Queryable, name: string): Promise<Facts | null> {
+  return (await loadServerRecordsCached(db, [name])).get(name)?.facts ?? null;
+}

@@ -1,0 +1,51 @@
+import { eq } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { servers } from "@/lib/db/schema";
+import { noteCatalogWrite } from "@/lib/cache/db-memo";
+import { loadFactsCached, loadServerRecordsCached } from "@/lib/facts/record-cache";
+import { loadServerRecords } from "@/lib/facts/load-facts";
+import { resetDb } from "../helpers/db";
+import { loadFixtureCatalog } from "../helpers/catalog-fixture";
+
+let db: Db;
+beforeEach(async () => {
+  db = await resetDb();
+  await loadFixtureCatalog(db);
+});
+
+const retitle = (name: string, title: string) => db.update(servers).set({ title }).where(eq(servers.name, name));
+
+describe("loadServerRecordsCached", () => {
+  it("answers what loadServerRecords answers, for kept and newly loaded names alike", async () => {
+    const names = ["io.github.acme/weather", "com.example/remote-only", "io.github.nobody/absent", "io.github.bob/no-repo"];
+    await loadServerRecordsCached(db, names.slice(0, 1)); // one kept, the rest loaded in one batch
+    const cached = await loadServerRecordsCached(db, names);
+    const fresh = await loadServerRecords(db, names);
+    expect([...cached.keys()].sort()).toEqual([...fresh.keys()].sort());
+    for (const [name, record] of fresh) expect(cached.get(name)).toEqual(record);
+    expect(cached.has("io.github.nobody/absent")).toBe(false);
+    expect(await loadFactsCached(db, "io.github.nobody/absent")).toBeNull();
+  });
+
+  it("keeps a record until this process writes the catalog, then reads it again", async () => {
+    const name = "io.github.acme/weather";
+    expect((await loadServerRecordsCached(db, [name])).get(name)?.listing.title).toBe("Weather");
+    await retitle(name, "Weather (renamed)"); // a write this process does not announce: the kept record stands
+    expect((await loadServerRecordsCached(db, [name])).get(name)?.listing.title).toBe("Weather");
+    noteCatalogWrite(db); // what ingest, harvest and refresh do after writing
+    expect((await loadServerRecordsCached(db, [name])).get(name)?.listing.title).toBe("Weather (renamed)");
+    // an ingest announces its own writes
+    await loadFixtureCatalog(db);
+    expect((await loadServerRecordsCached(db, [name])).get(name)?.listing.title).toBe("Weather");
+  });
+
+  it("shares one load among concurrent callers, and a failed load fails its callers", async () => {
+    const name = "com.example/remote-only";
+    const [a, b] = await Promise.all([loadServerRecordsCached(db, [name]), loadServerRecordsCached(db, [name, name])]);
+    expect(a.get(name)).toBe(b.get(name)); // the same object: one load
+    const broken = { ...db, select: () => { throw new Error("database down"); } } as unknown as Db;
+    await expect(loadServerRecordsCached(broken, [name])).rejects.toThrow("database down");
+    await expect(loadServerRecordsCached(broken, [name])).rejects.toThrow("database down"); // not kept
+  });
+});
