@@ -12,6 +12,10 @@ interface Entry {
   at: number;
   generation: number;
   value: Promise<unknown>;
+  /** The value resolved (a pending or failed one is never served stale). */
+  settled?: boolean;
+  /** A background recomputation of this stale entry is running. */
+  refreshing?: boolean;
 }
 
 const GENERATIONS = Symbol.for("mcp-preflight.db-write-generations");
@@ -33,9 +37,27 @@ export interface DbMemo {
 
 const all: DbMemo[] = [];
 
+export interface DbMemoOptions {
+  /**
+   * For this long after its time to live an entry is still answered while one background computation
+   * replaces it (stale-while-revalidate), so a popular key's expiry never makes its callers wait. A
+   * catalog write (noteCatalogWrite) retires entries at once all the same.
+   */
+  staleMs?: () => number;
+}
+
 /** A memo whose entries live `ttlMs()` milliseconds (0 turns it off), at most `maxEntries` per database. */
-export function createDbMemo(ttlMs: () => number, maxEntries: number): DbMemo {
+export function createDbMemo(ttlMs: () => number, maxEntries: number, options: DbMemoOptions = {}): DbMemo {
   const caches = new WeakMap<object, Map<string, Entry>>();
+  const store = (cache: Map<string, Entry>, key: string, entry: Entry) => {
+    cache.delete(key); // the map's first key is the least recently used
+    cache.set(key, entry);
+    entry.value.then(
+      () => (entry.settled = true),
+      () => cache.get(key) === entry && cache.delete(key),
+    );
+    while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
+  };
   const memo: DbMemo = {
     async get<T>(db: object, key: string, compute: () => Promise<T>, nowMs = Date.now()): Promise<T> {
       const ttl = ttlMs();
@@ -44,16 +66,25 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number): DbMemo {
       if (!cache) caches.set(db, (cache = new Map()));
       const hit = cache.get(key);
       const generation = generationOf(db);
-      if (hit && hit.generation === generation && nowMs - hit.at < ttl) {
-        // refresh its place in the insertion order: the map's first key is the least recently used
-        cache.delete(key);
-        cache.set(key, hit);
-        return hit.value as Promise<T>;
+      if (hit && hit.generation === generation) {
+        const age = nowMs - hit.at;
+        const fresh = age < ttl;
+        if (fresh || (hit.settled && age < ttl + (options.staleMs?.() ?? 0))) {
+          cache.delete(key);
+          cache.set(key, hit);
+          if (!fresh && !hit.refreshing) {
+            hit.refreshing = true;
+            const next: Entry = { at: nowMs, generation, value: compute() };
+            next.value.then(
+              () => cache.get(key) === hit && store(cache, key, next),
+              () => (hit.refreshing = false),
+            );
+          }
+          return hit.value as Promise<T>;
+        }
       }
       const value = compute();
-      cache.set(key, { at: nowMs, generation, value });
-      value.catch(() => cache!.delete(key));
-      while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
+      store(cache, key, { at: nowMs, generation, value });
       return value;
     },
     clear(db: object) {

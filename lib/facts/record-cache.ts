@@ -4,7 +4,8 @@ import { createDbMemo } from "@/lib/cache/db-memo";
 import type { Facts } from "@/lib/engine";
 import { loadServerRecords, type ServerRecord } from "./load-facts";
 
-const memo = createDbMemo(() => factsCacheSeconds() * 1000, FACTS_CACHE_ENTRIES);
+// Once expired, a record is still answered for as long again while one reload replaces it.
+const memo = createDbMemo(() => factsCacheSeconds() * 1000, FACTS_CACHE_ENTRIES, { staleMs: () => factsCacheSeconds() * 1000 });
 
 /**
  * loadServerRecords shared by the requests of a few seconds (FACTS_CACHE_SECONDS): a burst of agents asking

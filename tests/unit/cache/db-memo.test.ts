@@ -51,4 +51,37 @@ describe("createDbMemo", () => {
     await off.get(db, "x", compute);
     expect(calls).toBe(6);
   });
+
+  it("answers an expired entry while one background computation replaces it, within the stale window only", async () => {
+    const memo = createDbMemo(() => 1000, 10, { staleMs: () => 1000 });
+    const db = {};
+    let calls = 0;
+    const compute = async () => ++calls;
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    expect(await memo.get(db, "a", compute, 0)).toBe(1);
+    await settle();
+    let finish!: (v: number) => void;
+    const slow = () => (calls++, new Promise<number>((r) => (finish = r)));
+    expect(await memo.get(db, "a", slow, 1500)).toBe(1); // stale: answered, refresh started
+    expect(await memo.get(db, "a", slow, 1600)).toBe(1); // one refresh at a time
+    expect(calls).toBe(2);
+    finish(2);
+    await settle();
+    expect(await memo.get(db, "a", compute, 1700)).toBe(2); // the refreshed value, fresh from 1500
+    await settle();
+    expect(await memo.get(db, "a", compute, 4000)).toBe(3); // past ttl + stale window: computed while waiting
+    await settle();
+    noteCatalogWrite(db);
+    expect(await memo.get(db, "a", compute, 4500)).toBe(4); // a write retires it at once, stale or not
+
+    let fail = true;
+    const flaky = async () => (fail ? Promise.reject(new Error("down")) : ++calls);
+    await settle();
+    expect(await memo.get(db, "a", flaky, 5600)).toBe(4); // stale; its refresh fails
+    await settle();
+    fail = false;
+    expect(await memo.get(db, "a", flaky, 5700)).toBe(4); // still the old value; a new refresh starts
+    await settle();
+    expect(await memo.get(db, "a", flaky, 5800)).toBe(5);
+  });
 });
