@@ -44,11 +44,19 @@ export interface DbMemoOptions {
    * catalog write (noteCatalogWrite) retires entries at once all the same.
    */
   staleMs?: () => number;
+  /**
+   * At most this many background recomputations at once (default 2). Entries that expired together (a
+   * burst of first requests) are then refreshed a few at a time, the rest answered stale until a slot is
+   * free, instead of all at once competing with the requests for the database pool.
+   */
+  maxRefreshes?: number;
 }
 
 /** A memo whose entries live `ttlMs()` milliseconds (0 turns it off), at most `maxEntries` per database. */
 export function createDbMemo(ttlMs: () => number, maxEntries: number, options: DbMemoOptions = {}): DbMemo {
   const caches = new WeakMap<object, Map<string, Entry>>();
+  const maxRefreshes = options.maxRefreshes ?? 2;
+  let refreshes = 0;
   const store = (cache: Map<string, Entry>, key: string, entry: Entry) => {
     cache.delete(key); // the map's first key is the least recently used
     cache.set(key, entry);
@@ -72,12 +80,19 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
         if (fresh || (hit.settled && age < ttl + (options.staleMs?.() ?? 0))) {
           cache.delete(key);
           cache.set(key, hit);
-          if (!fresh && !hit.refreshing) {
+          if (!fresh && !hit.refreshing && refreshes < maxRefreshes) {
             hit.refreshing = true;
+            refreshes++;
             const next: Entry = { at: nowMs, generation, value: compute() };
             next.value.then(
-              () => cache.get(key) === hit && store(cache, key, next),
-              () => (hit.refreshing = false),
+              () => {
+                refreshes--;
+                if (cache.get(key) === hit) store(cache, key, next);
+              },
+              () => {
+                refreshes--;
+                hit.refreshing = false;
+              },
             );
           }
           return hit.value as Promise<T>;

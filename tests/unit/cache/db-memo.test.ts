@@ -84,4 +84,22 @@ describe("createDbMemo", () => {
     await settle();
     expect(await memo.get(db, "a", flaky, 5800)).toBe(5);
   });
+
+  it("refreshes at most maxRefreshes stale entries at once and answers the others stale meanwhile", async () => {
+    const memo = createDbMemo(() => 1000, 10, { staleMs: () => 1000, maxRefreshes: 1 });
+    const db = {};
+    for (const k of ["a", "b"]) await memo.get(db, k, async () => `${k}0`, 0);
+    await new Promise((r) => setTimeout(r, 0));
+    let finish!: (v: string) => void;
+    let started = 0;
+    const slow = (k: string) => () => (started++, new Promise<string>((r) => (finish = (v) => r(`${k}${v}`))));
+    expect(await memo.get(db, "a", slow("a"), 1500)).toBe("a0"); // refresh of a starts
+    expect(await memo.get(db, "b", slow("b"), 1500)).toBe("b0"); // no slot: stale, no refresh
+    expect(started).toBe(1);
+    finish("1");
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await memo.get(db, "a", slow("a"), 1600)).toBe("a1");
+    expect(await memo.get(db, "b", slow("b"), 1600)).toBe("b0"); // now b's refresh starts
+    expect(started).toBe(2);
+  });
 });
