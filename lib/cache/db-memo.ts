@@ -10,6 +10,8 @@
 
 interface Entry {
   at: number;
+  /** This entry's time to live (the memo's, spread by `jitter`). */
+  ttl: number;
   generation: number;
   value: Promise<unknown>;
   /** The value resolved (a pending or failed one is never served stale). */
@@ -50,12 +52,18 @@ export interface DbMemoOptions {
    * free, instead of all at once competing with the requests for the database pool.
    */
   maxRefreshes?: number;
+  /**
+   * Each entry lives its time to live times a random factor in [1 − jitter, 1] (default 0), so entries
+   * computed in the same moment (a burst, a warm-up) do not all expire in the same moment either.
+   */
+  jitter?: number;
 }
 
 /** A memo whose entries live `ttlMs()` milliseconds (0 turns it off), at most `maxEntries` per database. */
 export function createDbMemo(ttlMs: () => number, maxEntries: number, options: DbMemoOptions = {}): DbMemo {
   const caches = new WeakMap<object, Map<string, Entry>>();
   const maxRefreshes = options.maxRefreshes ?? 2;
+  const lifetime = (ttl: number) => (options.jitter ? ttl * (1 - options.jitter * Math.random()) : ttl);
   let refreshes = 0;
   const store = (cache: Map<string, Entry>, key: string, entry: Entry) => {
     cache.delete(key); // the map's first key is the least recently used
@@ -76,14 +84,14 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
       const generation = generationOf(db);
       if (hit && hit.generation === generation) {
         const age = nowMs - hit.at;
-        const fresh = age < ttl;
-        if (fresh || (hit.settled && age < ttl + (options.staleMs?.() ?? 0))) {
+        const fresh = age < hit.ttl;
+        if (fresh || (hit.settled && age < hit.ttl + (options.staleMs?.() ?? 0))) {
           cache.delete(key);
           cache.set(key, hit);
           if (!fresh && !hit.refreshing && refreshes < maxRefreshes) {
             hit.refreshing = true;
             refreshes++;
-            const next: Entry = { at: nowMs, generation, value: compute() };
+            const next: Entry = { at: nowMs, ttl: lifetime(ttl), generation, value: compute() };
             next.value.then(
               () => {
                 refreshes--;
@@ -99,7 +107,7 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
         }
       }
       const value = compute();
-      store(cache, key, { at: nowMs, generation, value });
+      store(cache, key, { at: nowMs, ttl: lifetime(ttl), generation, value });
       return value;
     },
     clear(db: object) {

@@ -4,8 +4,13 @@ import { createDbMemo } from "@/lib/cache/db-memo";
 import type { Facts } from "@/lib/engine";
 import { loadServerRecords, type ServerRecord } from "./load-facts";
 
-// Once expired, a record is still answered for as long again while one reload replaces it.
-const memo = createDbMemo(() => factsCacheSeconds() * 1000, FACTS_CACHE_ENTRIES, { staleMs: () => factsCacheSeconds() * 1000 });
+// Once expired, a record is still answered for as long again while a reload replaces it; reloads are
+// single rows, so more of them may run at once than rankings.
+const memo = createDbMemo(() => factsCacheSeconds() * 1000, FACTS_CACHE_ENTRIES, {
+  staleMs: () => factsCacheSeconds() * 1000,
+  maxRefreshes: 8,
+  jitter: 0.25,
+});
 
 /**
  * loadServerRecords shared by the requests of a few seconds (FACTS_CACHE_SECONDS): a burst of agents asking

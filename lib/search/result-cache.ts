@@ -7,7 +7,7 @@ import { markSharedJson } from "@/lib/api/json-bytes";
 // Evidence changes on the harvester's schedule (hours), so a card up to half a minute old is as good
 // as a fresh one.
 // Once expired, a result is still answered for as long again while one recomputation replaces it.
-const memo = createDbMemo(() => searchCacheSeconds() * 1000, SEARCH_CACHE_ENTRIES, { staleMs: () => searchCacheSeconds() * 1000 });
+const memo = createDbMemo(() => searchCacheSeconds() * 1000, SEARCH_CACHE_ENTRIES, { staleMs: () => searchCacheSeconds() * 1000, jitter: 0.25 });
 
 /** The memoized result of `compute`; shared by every request that hits it, so its JSON is encoded once. */
 export function cachedSearch<T extends object>(db: object, key: string, compute: () => Promise<T>, nowMs = Date.now()): Promise<T> {

@@ -102,4 +102,20 @@ describe("createDbMemo", () => {
     expect(await memo.get(db, "b", slow("b"), 1600)).toBe("b0"); // now b's refresh starts
     expect(started).toBe(2);
   });
+
+  it("spreads the lifetimes of entries computed together over [ttl × (1 − jitter), ttl]", async () => {
+    const memo = createDbMemo(() => 1000, 100, { jitter: 0.5 });
+    const db = {};
+    let calls = 0;
+    for (let i = 0; i < 50; i++) await memo.get(db, `k${i}`, async () => ++calls, 0);
+    const expiredAt = async (t: number) => {
+      const before = calls;
+      for (let i = 0; i < 50; i++) await memo.get(db, `k${i}`, async () => ++calls, t);
+      return calls - before;
+    };
+    expect(await expiredAt(499)).toBe(0); // none lives less than half the ttl
+    const some = await expiredAt(800);
+    expect(some).toBeGreaterThan(0);
+    expect(some).toBeLessThan(50);
+  });
 });
