@@ -8,20 +8,23 @@ import { createApiKey } from "@/lib/accounts/create-api-key";
 import { creditWallets, servers } from "@/lib/db/schema";
 
 /**
- * A bench database: the snapshot ingested, one pro key with credits to spare,
+ * A bench database: the snapshot ingested, `keyCount` pro keys (one account each) with credits to spare,
  * and the listed names to query. Returns after closing its own connection.
  */
-export async function prepareBenchCatalog(url: string, snapshot: string, names = 200) {
+export async function prepareBenchCatalog(url: string, snapshot: string, names = 200, keyCount = 1) {
   const handle = await openDatabase(url);
   try {
     await migrateDatabase(handle, url);
     await ingestDump(handle.db, await readDumpFile(snapshot), snapshot);
     await handle.db.execute(sql`analyze`);
-    const account = await createAccount({ email: "bench@bench.example", tier: "pro" }, { db: handle.db });
-    await handle.db.update(creditWallets).set({ purchasedRemaining: 10_000_000 }).where(eq(creditWallets.accountId, account.id));
-    const { key } = await createApiKey(account.id, { db: handle.db });
+    const keys: string[] = [];
+    for (let i = 0; i < keyCount; i++) {
+      const account = await createAccount({ email: `bench${i}@bench.example`, tier: "pro" }, { db: handle.db });
+      await handle.db.update(creditWallets).set({ purchasedRemaining: 10_000_000 }).where(eq(creditWallets.accountId, account.id));
+      keys.push((await createApiKey(account.id, { db: handle.db })).key);
+    }
     const rows = await handle.db.select({ name: servers.name }).from(servers).orderBy(servers.name).limit(names);
-    return { key, names: rows.map((r) => r.name) };
+    return { key: keys[0], keys, names: rows.map((r) => r.name) };
   } finally {
     await handle.close();
   }
