@@ -11,6 +11,9 @@ const databases = ["pglite", ...(process.env.TEST_DATABASE_URL ? ["postgres"] : 
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
+    // Two test files at a time (each worker has its own database, tests/helpers/db.ts): the default on two
+    // cores is one, which leaves the second core idle while a file waits on Postgres or a fake upstream.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     setupFiles: ["tests/helpers/setup.ts"],
