@@ -14,7 +14,9 @@ describe.skipIf(!hasSharedData)("ingesting every shared registry snapshot in dat
     db = await resetDb();
   });
 
-  it("lists exactly the dump's latest names after each day, and a second ingest changes no row", async () => {
+  // 41 snapshots, each ingested twice and compared table by table: about a minute on embedded PGlite when the
+  // two cores are shared with the other test worker, so it gets its own time limit.
+  it("lists exactly the dump's latest names after each day, and a second ingest changes no row", { timeout: 300_000 }, async () => {
     const files = snapshotFiles();
     expect(files.length).toBeGreaterThan(1);
     for (const file of files) {
