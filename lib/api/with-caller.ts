@@ -5,7 +5,7 @@ import {
   chargeCaller,
   quotaHeaders,
   type Caller,
-  type ChargeOptions,
+  type ChargeExtras,
   type ChargeResult,
   type QuotaState,
 } from "@/lib/quota";
@@ -29,7 +29,7 @@ export interface RouteContext<P> {
    * (config audit: one config per IP per day); `options.alongside` is a keyed caller's write made in the
    * charge's own statement (the preflight's evaluation record).
    */
-  charge: (subject: string, cost?: number, options?: Pick<ChargeOptions, "allowance" | "alongside">) => Promise<ChargeResult>;
+  charge: (subject: string, cost?: number, options?: ChargeExtras) => Promise<ChargeResult>;
 }
 
 export interface WithCallerOptions {
@@ -77,10 +77,10 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       const resolved = await admitCaller(req, { metered, keyRequired: options.keyRequired, state });
       caller = resolved.caller;
       const who = caller;
-      const charge = async (subject: string, cost = options.cost, chargeOptions: Pick<ChargeOptions, "allowance" | "alongside"> = {}): Promise<ChargeResult> => {
+      const charge = async (subject: string, cost = options.cost, extras: ChargeExtras = {}): Promise<ChargeResult> => {
         if (!metered) throw new Error("charge() called on a route wrapped without { metered: true }");
         if (cost === undefined) throw new Error("charge() needs a cost (argument or the route's cost option)");
-        return chargeCaller(who, subject, cost, { state, allowance: chargeOptions.allowance, alongside: chargeOptions.alongside });
+        return chargeCaller(who, subject, cost, { ...extras, state });
       };
       const params = ((await ctx?.params) ?? {}) as P;
       const result = await handler({ req, url: new URL(req.url), params, requestId, headers, caller, charge });

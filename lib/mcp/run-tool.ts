@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodType } from "zod";
 import { parseWith } from "@/lib/api/request";
-import { chargeCaller, checkBurst, requireKey, resolveCaller, type Caller, type CallerInput, type ChargeOptions, type QuotaState } from "@/lib/quota";
+import { chargeCaller, checkBurst, requireKey, resolveCaller, type Caller, type CallerInput, type ChargeExtras, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { toolData, toolError } from "./tool-result";
@@ -9,7 +9,7 @@ import { toolData, toolError } from "./tool-result";
 export interface ToolContext {
   caller: Caller;
   /** Same contract as the REST wrapper's charge: after validation and existence checks. */
-  charge: (subject: string, cost?: number, opts?: Pick<ChargeOptions, "allowance" | "alongside">) => Promise<unknown>;
+  charge: (subject: string, cost?: number, extras?: ChargeExtras) => Promise<unknown>;
 }
 
 export interface ToolOptions {
@@ -44,9 +44,9 @@ export async function runTool<I>(
     const quota: QuotaState = { ...state };
     if (options.metered) await checkBurst(caller, quota);
     const input = schema ? parseWith(schema, args ?? {}) : (undefined as I);
-    const charge: ToolContext["charge"] = async (subject, cost = options.cost, opts = {}) => {
+    const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);
-      return chargeCaller(caller, subject, cost, { state: quota, allowance: opts.allowance, alongside: opts.alongside });
+      return chargeCaller(caller, subject, cost, { ...extras, state: quota });
     };
     return await body(input, { caller, charge });
   } catch (err) {

@@ -31,6 +31,9 @@ export interface AlongsideWrite {
   values: unknown[];
 }
 
+/** What a route or tool may add to its charge (the rest of ChargeOptions comes from the wrapper). */
+export type ChargeExtras = Pick<ChargeOptions, "allowance" | "alongside">;
+
 export interface ChargeResult {
   /** Credits spent by this call (0 for a repeat or an anonymous caller). */
   charged: number;
@@ -169,8 +172,13 @@ const ANONYMOUS_SQL = `
 
 const PAY_SQL = paySql();
 
-/** The pay statement with `w` as its first CTE, its parameters renumbered after the pay statement's own. */
-const payAlongsideSql = (w: AlongsideWrite) => paySql(w.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + PAY_PARAMS}`));
+/** The pay statement with `w` as its first CTE, its parameters renumbered after the pay statement's own (built once per text). */
+const combined = new Map<string, string>();
+function payAlongsideSql(w: AlongsideWrite): string {
+  let text = combined.get(w.text);
+  if (!text) combined.set(w.text, (text = paySql(w.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + PAY_PARAMS}`))));
+  return text;
+}
 
 async function payForSubject(
   db: Queryable,

@@ -6,7 +6,7 @@ export { API_KEY_HEADER, admitCaller, callerInputFrom, requireKey, resolveCaller
 export type { AdmitOptions, CallerInput, ResolvedCaller } from "./resolve-caller";
 export { checkBurst, burstBucket, burstLimit } from "./check-burst";
 export { chargeCaller } from "./charge-caller";
-export type { AlongsideWrite, ChargeOptions, ChargeResult } from "./charge-caller";
+export type { AlongsideWrite, ChargeExtras, ChargeOptions, ChargeResult } from "./charge-caller";
 export { quotaHeaders } from "./quota-headers";
 export { readWallet, refillWalletIfNewMonth, monthlyGrant } from "./wallet";
 export { incrementCounter, incrementCounterBelow, readCounter } from "./counters";

@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/api/errors";
 import { evaluate, getPolicy, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
 import { loadFactsCached } from "@/lib/facts/record-cache";
 import { evaluationRecord } from "@/lib/evaluations/record-evaluation";
-import type { AlongsideWrite } from "@/lib/quota";
+import type { ChargeExtras } from "@/lib/quota";
 import type { PreflightInput } from "@/lib/schemas/preflight";
 import { log } from "@/lib/log";
 import { beginRefresh } from "./refresh-liveness";
@@ -22,7 +22,7 @@ export interface ServiceContext<C extends PreflightCaller = PreflightCaller> {
    * Spends credits (or an anonymous lookup) for `subject`; a repeat the same UTC day is free. A keyed
    * call's `alongside` write happens in the charge's own statement (both or neither).
    */
-  charge(subject: string, cost: number, options?: { alongside?: AlongsideWrite }): Promise<unknown>;
+  charge(subject: string, cost: number, extras?: ChargeExtras): Promise<unknown>;
   now?: () => Date;
 }
 
