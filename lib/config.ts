@@ -105,9 +105,10 @@ export const SEARCH_CACHE_ENTRIES = 2_000;
 
 /**
  * A server's record (facts and listing) is kept per process this many seconds for preflight, stamp and
- * search (FACTS_CACHE_SECONDS; 0 turns it off; lib/facts/record-cache.ts). Stored evidence changes only when ingest or the harvester writes, on a schedule of
- * hours; a write in this process retires the kept facts at once (lib/cache/db-memo.ts noteCatalogWrite),
- * so the time to live bounds only how late another process's writes are seen.
+ * search (FACTS_CACHE_SECONDS; 0 turns it off; lib/facts/record-cache.ts). Stored evidence changes only
+ * when ingest or the harvester writes, on a schedule of hours; a write in this process retires the kept
+ * records at once (lib/cache/db-memo.ts noteCatalogWrite), so the time to live bounds only how late another
+ * process's writes are seen.
  */
 export function factsCacheSeconds(): number {
   const v = process.env.FACTS_CACHE_SECONDS;
