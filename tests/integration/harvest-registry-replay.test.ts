@@ -74,18 +74,24 @@ function describeChange(c: typeof changes.$inferSelect): string {
   }
 }
 
-describe.skipIf(!hasSharedData)("registry change detection over the shared snapshots", () => {
-  const registry = new FakeRegistry();
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
-  let db: Db;
-
+/** A fake registry on a local port and a fresh database, set up before a describe block and closed after it. */
+function registryWorld() {
+  const world = { registry: new FakeRegistry(), url: "", db: undefined as unknown as Db };
+  let server: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   beforeAll(async () => {
     server = await startHttpServer((req, res) => {
-      if (!registry.handle(req, res)) res.writeHead(404).end();
+      if (!world.registry.handle(req, res)) res.writeHead(404).end();
     });
-    db = await resetDb();
+    world.url = server.url;
+    world.db = await resetDb();
   });
   afterAll(() => server?.close());
+  return world;
+}
+
+describe.skipIf(!hasSharedData)("registry change detection over the shared snapshots", () => {
+  const w = registryWorld();
+  const registry = w.registry;
 
   it("a day-by-day replay through the fake registry records exactly the transitions a diff of the raw files gives", async () => {
     const files = snapshotFiles();
@@ -98,8 +104,8 @@ describe.skipIf(!hasSharedData)("registry change detection over the shared snaps
     for (const [i, file] of files.entries()) {
       const entries = JSON.parse(gunzipSync(fs.readFileSync(file)).toString("utf8")).servers;
       registry.load(entries);
-      await ingestFromRegistry(db, { baseUrl: server.url, mode: "full" });
-      const rows = await db.select().from(changes).where(gt(changes.id, cursor)).orderBy(asc(changes.id));
+      await ingestFromRegistry(w.db, { baseUrl: w.url, mode: "full" });
+      const rows = await w.db.select().from(changes).where(gt(changes.id, cursor)).orderBy(asc(changes.id));
       cursor = rows.at(-1)?.id ?? cursor;
       const got = rows.filter((r) => REGISTRY_KINDS.has(r.kind)).map(describeChange).sort();
       expect(got, path.basename(file)).toEqual(expected[i]);
@@ -107,18 +113,17 @@ describe.skipIf(!hasSharedData)("registry change detection over the shared snaps
   }, 600_000);
 
   it("crawling the same listing again records no change", async () => {
-    const [{ n: before }] = await db.select({ n: count() }).from(changes);
+    const [{ n: before }] = await w.db.select({ n: count() }).from(changes);
     expect(before).toBeGreaterThan(0);
-    await ingestFromRegistry(db, { baseUrl: server.url, mode: "full" });
-    const [{ n: after }] = await db.select({ n: count() }).from(changes);
+    await ingestFromRegistry(w.db, { baseUrl: w.url, mode: "full" });
+    const [{ n: after }] = await w.db.select({ n: count() }).from(changes);
     expect(after).toBe(before);
   });
 });
 
 describe("registry status transitions through incremental crawls", () => {
-  const registry = new FakeRegistry();
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
-  let db: Db;
+  const w = registryWorld();
+  const registry = w.registry;
   const OFFICIAL = "io.modelcontextprotocol.registry/official";
   const row = (status: string, updatedAt: string, remotes: string[] = ["https://mcp.example.com/mcp"]) => ({
     server: {
@@ -131,23 +136,15 @@ describe("registry status transitions through incremental crawls", () => {
     _meta: { [OFFICIAL]: { status, publishedAt: "2026-01-01T00:00:00Z", updatedAt, isLatest: true } },
   });
 
-  beforeAll(async () => {
-    server = await startHttpServer((req, res) => {
-      if (!registry.handle(req, res)) res.writeHead(404).end();
-    });
-    db = await resetDb();
-  });
-  afterAll(() => server?.close());
-
   it("records active → deprecated → deleted, each once, with the deleted row the registry includes after updated_since", async () => {
     registry.load([row("active", "2026-01-01T00:00:00Z")]);
-    await ingestFromRegistry(db, { baseUrl: server.url, mode: "full" });
+    await ingestFromRegistry(w.db, { baseUrl: w.url, mode: "full" });
     registry.load([row("deprecated", "2026-01-02T00:00:00Z", ["https://mcp2.example.com/mcp"])]);
-    await ingestFromRegistry(db, { baseUrl: server.url, mode: "incremental" });
+    await ingestFromRegistry(w.db, { baseUrl: w.url, mode: "incremental" });
     registry.load([row("deleted", "2026-01-03T00:00:00Z", ["https://mcp2.example.com/mcp"])]);
-    const r = await ingestFromRegistry(db, { baseUrl: server.url, mode: "incremental" });
+    const r = await ingestFromRegistry(w.db, { baseUrl: w.url, mode: "incremental" });
     expect(r.counts.entries).toBe(1); // deleted rows are hidden from complete listings but not from updated_since
-    const rows = await db.select().from(changes).orderBy(asc(changes.id));
+    const rows = await w.db.select().from(changes).orderBy(asc(changes.id));
     expect(rows.map((c) => [c.kind, c.before, c.after])).toEqual([
       ["server_new", null, { version: "1.0.0", registry_status: "active", spec_era: "2025-10-17", remotes: ["https://mcp.example.com/mcp"] }],
       ["registry_status", { status: "active", listed: true }, { status: "deprecated", listed: true }],
