@@ -31,8 +31,31 @@ export function policyDigest(policy: PreflightPolicy): Digest {
   return d;
 }
 
+export interface CanonicalFacts {
+  /** The RFC 8785 text of the facts (also valid JSON, so it is what an evaluation record stores). */
+  text: string;
+  digest: Digest;
+}
+
+// Facts kept by the record memo (lib/facts/record-cache.ts) are deep-frozen and shared by every request
+// about that server until the next catalog write, so their canonical text and digest are worked out once
+// per object: canonicalizing ~1 KB of facts and hashing it was the largest allocation of a preflight.
+// Facts that are not frozen (tests, `npm run verify`) are canonicalized every time: their owner may still
+// change them.
+const canonicalOfFrozen = new WeakMap<Facts, CanonicalFacts>();
+
+/** The canonical text and digest of `facts`; computed once per deep-frozen facts object. */
+export function canonicalFacts(facts: Facts): CanonicalFacts {
+  const kept = canonicalOfFrozen.get(facts);
+  if (kept) return kept;
+  const text = canonicalJson(facts);
+  const out: CanonicalFacts = { text, digest: `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}` };
+  if (Object.isFrozen(facts)) canonicalOfFrozen.set(facts, out);
+  return out;
+}
+
 export function factsDigest(facts: Facts): Digest {
-  return sha256Digest(facts);
+  return canonicalFacts(facts).digest;
 }
 
 export interface DecisionInput {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AlongsideWrite } from "@/lib/quota";
 import type { PreflightEvaluation } from "@/lib/engine/evaluate";
+import { canonicalFacts } from "@/lib/engine/digest";
 
 // $1 id … $17 completed_at; facts, reasons and limitations as JSON text.
 const INSERT_EVALUATION = `
@@ -31,7 +32,8 @@ export function evaluationRecord(
     result.policy.id,
     result.policy.revision,
     result.decision,
-    JSON.stringify(result.facts),
+    // the canonical text is JSON too, and for kept facts it is already worked out (the facts digest)
+    canonicalFacts(result.facts).text,
     JSON.stringify(result.reasons),
     JSON.stringify(result.limitations),
     result.facts_digest,

@@ -1,6 +1,7 @@
 import type { Queryable } from "@/lib/db/client";
 import { FACTS_CACHE_ENTRIES, factsCacheSeconds } from "@/lib/config";
 import { createDbMemo } from "@/lib/cache/db-memo";
+import { deepFreeze } from "@/lib/cache/deep-freeze";
 import type { Facts } from "@/lib/engine";
 import { loadServerRecords, type ServerRecord } from "./load-facts";
 
@@ -28,7 +29,11 @@ export async function loadServerRecordsCached(db: Queryable, names: readonly str
     memo.get(db, name, async () => {
       missing.push(name);
       await null;
-      return (await batch!).get(name) ?? null;
+      const record = (await batch!).get(name);
+      if (!record) return null;
+      // shared by every request until the next write; frozen facts also get their digest worked out once
+      deepFreeze(record.facts);
+      return record;
     }),
   );
   if (missing.length) batch = loadServerRecords(db, missing);

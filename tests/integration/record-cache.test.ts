@@ -40,6 +40,16 @@ describe("loadServerRecordsCached", () => {
     expect((await loadServerRecordsCached(db, [name])).get(name)?.listing.title).toBe("Weather");
   });
 
+  it("keeps facts deep-frozen, so a stray write cannot change what other requests see", async () => {
+    const facts = (await loadFactsCached(db, "io.github.acme/weather"))!;
+    expect(Object.isFrozen(facts)).toBe(true);
+    expect(Object.isFrozen(facts.server)).toBe(true);
+    expect(() => {
+      (facts.server as { name: string }).name = "io.github.acme/other";
+    }).toThrow(TypeError);
+    expect((await loadFactsCached(db, "io.github.acme/weather"))!.server.name).toBe("io.github.acme/weather");
+  });
+
   it("shares one load among concurrent callers, and a failed load fails its callers", async () => {
     const name = "com.example/remote-only";
     const [a, b] = await Promise.all([loadServerRecordsCached(db, [name]), loadServerRecordsCached(db, [name, name])]);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, decisionInputDigest, factsDigest, policyDigest, sha256Digest } from "@/lib/engine/digest";
+import { canonicalFacts, canonicalJson, decisionInputDigest, factsDigest, policyDigest, sha256Digest } from "@/lib/engine/digest";
+import { deepFreeze } from "@/lib/cache/deep-freeze";
 import { evaluate } from "@/lib/engine/evaluate";
 import { BASELINE_POLICY, POLICIES } from "@/lib/engine/policies";
 import { buildFacts, NOW } from "./facts-builder";
@@ -73,5 +74,25 @@ describe("sha256Digest (RFC 8785 canonical JSON)", () => {
     expect(later.decision_input_digest).not.toBe(r.decision_input_digest);
     const otherEngine = evaluate({ facts, policy: BASELINE_POLICY, now: NOW, engineVersion: "9.9.10" });
     expect(otherEngine.decision_input_digest).not.toBe(r.decision_input_digest);
+  });
+});
+
+describe("canonicalFacts (worked out once per deep-frozen facts object)", () => {
+  it("gives the same text and digest as canonicalizing the facts, frozen or not", () => {
+    const plain = buildFacts();
+    const frozen = deepFreeze(buildFacts());
+    expect(canonicalFacts(plain)).toEqual({ text: canonicalJson(plain), digest: sha256Digest(plain) });
+    expect(canonicalFacts(frozen)).toEqual(canonicalFacts(plain));
+    expect(factsDigest(frozen)).toBe(sha256Digest(plain));
+  });
+
+  it("keeps the result for frozen facts (the same object every time) and recomputes for unfrozen ones", () => {
+    const frozen = deepFreeze(buildFacts());
+    expect(canonicalFacts(frozen)).toBe(canonicalFacts(frozen));
+    const plain = buildFacts();
+    const before = factsDigest(plain);
+    plain.server.name = "io.example/changed";
+    expect(factsDigest(plain)).not.toBe(before);
+    expect(factsDigest(plain)).toBe(sha256Digest(plain));
   });
 });
