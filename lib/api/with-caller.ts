@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import { errorResponse, json } from "./respond";
 import {
   admitCaller,
+  admitLater,
   chargeCaller,
   quotaHeaders,
   type Caller,
   type ChargeExtras,
   type ChargeResult,
+  type PendingAdmission,
   type QuotaState,
 } from "@/lib/quota";
 
@@ -30,6 +32,12 @@ export interface RouteContext<P> {
    * charge's own statement (the preflight's evaluation record).
    */
   charge: (subject: string, cost?: number, options?: ChargeExtras) => Promise<ChargeResult>;
+  /**
+   * On a route with `admitWithCharge`, finishes the caller's admission now (401, 429) instead of in the
+   * charge's statement: for work with side effects that must not run for a revoked key (a refresh
+   * probe). A no-op elsewhere and once done.
+   */
+  admit: () => Promise<void>;
 }
 
 export interface WithCallerOptions {
@@ -39,6 +47,13 @@ export interface WithCallerOptions {
   metered?: boolean;
   /** Default cost of `charge(subject)` on this route. */
   cost?: number;
+  /**
+   * A key this process has admitted before is admitted by the statement that pays for the call (one
+   * statement instead of two; lib/quota/charge-caller.ts `admission`). For routes whose successful calls
+   * always pay; a call that ends without paying is admitted before its answer goes out, so the order of
+   * refusals (401, 429, then the route's own) holds.
+   */
+  admitWithCharge?: boolean;
 }
 
 type Handler<P> = (ctx: RouteContext<P>) => Promise<unknown>;
@@ -73,17 +88,38 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       if (metered && caller) for (const [k, v] of Object.entries(quotaHeaders(caller, state))) headers.set(k, v);
     };
     try {
-      // key (401), then burst window (429, which brings its own quota headers)
-      const resolved = await admitCaller(req, { metered, keyRequired: options.keyRequired, state });
-      caller = resolved.caller;
+      // key (401), then burst window (429, which brings its own quota headers); a known key on a route
+      // that admits with its charge leaves both to the charge (or to `admit` below)
+      let pending: PendingAdmission | undefined;
+      const later = metered && options.admitWithCharge ? admitLater(req) : null;
+      if (later) {
+        caller = later.caller;
+        pending = later.pending;
+      } else {
+        caller = (await admitCaller(req, { metered, keyRequired: options.keyRequired, state })).caller;
+      }
       const who = caller;
+      const admit = async () => {
+        const input = pending?.input;
+        pending = undefined;
+        if (input) await admitCaller(input, { metered, keyRequired: options.keyRequired, state });
+      };
       const charge = async (subject: string, cost = options.cost, extras: ChargeExtras = {}): Promise<ChargeResult> => {
         if (!metered) throw new Error("charge() called on a route wrapped without { metered: true }");
         if (cost === undefined) throw new Error("charge() needs a cost (argument or the route's cost option)");
-        return chargeCaller(who, subject, cost, { ...extras, state });
+        const admission = pending;
+        pending = undefined;
+        return chargeCaller(who, subject, cost, { ...extras, state, admission });
       };
       const params = ((await ctx?.params) ?? {}) as P;
-      const result = await handler({ req, url: new URL(req.url), params, requestId, headers, caller, charge });
+      let result: unknown;
+      try {
+        result = await handler({ req, url: new URL(req.url), params, requestId, headers, caller, charge, admit });
+      } catch (err) {
+        await admit(); // a refused admission (401, 429) answers before the route's own refusal
+        throw err;
+      }
+      await admit();
       withQuotaHeaders();
       if (result instanceof Response) {
         headers.forEach((v, k) => {

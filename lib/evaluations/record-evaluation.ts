@@ -4,13 +4,11 @@ import type { PreflightEvaluation } from "@/lib/engine/evaluate";
 import { canonicalFacts } from "@/lib/engine/digest";
 
 // $1 id … $17 completed_at; facts, reasons and limitations as JSON text.
-const INSERT_EVALUATION = `
-  insert into evaluations (id, account_id, key_id, server_name, policy_id, policy_revision, decision,
+const INTO = `evaluations (id, account_id, key_id, server_name, policy_id, policy_revision, decision,
     facts, reasons, limitations, facts_digest, policy_digest, decision_input_digest, engine_version,
-    evaluated_at, valid_until, completed_at)
-  values ($1::uuid, $2, $3, $4, $5, $6::int, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13, $14,
-    $15::timestamptz, $16::timestamptz, $17::timestamptz)
-  returning id`;
+    evaluated_at, valid_until, completed_at)`;
+const SELECT = `$1::uuid, $2, $3, $4, $5, $6::int, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13, $14,
+    $15::timestamptz, $16::timestamptz, $17::timestamptz`;
 
 /**
  * The record of a keyed caller's evaluation under a fresh random audit id: everything needed to re-run it
@@ -44,5 +42,5 @@ export function evaluationRecord(
     result.valid_until,
     completedAt.toISOString(),
   ];
-  return { id, write: { name: "record_evaluation", text: INSERT_EVALUATION, values } };
+  return { id, write: { name: "record_evaluation", into: INTO, select: SELECT, values } };
 }

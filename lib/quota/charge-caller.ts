@@ -1,10 +1,12 @@
 import { ApiError } from "@/lib/api/errors";
-import { ANONYMOUS_DAILY_LOOKUPS } from "@/lib/config";
+import { ANONYMOUS_DAILY_LOOKUPS, API_KEY_LAST_USED_RESOLUTION_SECONDS, BURST_WINDOW_SECONDS } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { runStatement } from "./run-statement";
 import type { Caller, QuotaState } from "./caller";
-import { anonymousAllowanceBucket, dailyWindow } from "./check-burst";
-import { secondsUntil, startOfNextUtcDay, startOfUtcDay, utcDay } from "./utc";
+import { anonymousAllowanceBucket, burstExceeded, burstLimit, burstWindow, dailyWindow } from "./check-burst";
+import { secondsUntil, startOfNextUtcDay, startOfUtcDay, utcDay, utcMonthStart, windowStart } from "./utc";
+import { forgetKey } from "./known-keys";
+import { INVALID_KEY, admitCaller, type PendingAdmission } from "./resolve-caller";
 
 export interface ChargeOptions {
   db?: Queryable;
@@ -18,16 +20,25 @@ export interface ChargeOptions {
    * record): it runs in the same statement, so both commit or neither does.
    */
   alongside?: AlongsideWrite;
+  /**
+   * A keyed caller admitted from the known-key cache (lib/quota/resolve-caller.ts `admitLater`): the
+   * charge's statement also does the admission (key still valid, burst window counted, tier, key use
+   * time), so the call costs one statement instead of two. Set by the REST wrapper only.
+   */
+  admission?: PendingAdmission;
 }
 
 /**
- * One data-modifying statement (`insert … returning …`), its parameters numbered from $1, run as a CTE
- * of the keyed charge's statement. `name` names the combined prepared statement. If it fails, the
- * charge fails with it (the error is the database's, not a 402), and nothing is spent.
+ * One row inserted in the keyed charge's statement: `insert into <into> select <select>`, its parameters
+ * numbered from $1. `name` names the combined prepared statement. If it fails, the charge fails with it
+ * (the error is the database's, not a 402), and nothing is spent.
  */
 export interface AlongsideWrite {
   name: string;
-  text: string;
+  /** Table and column list. */
+  into: string;
+  /** The select list of the row's values. */
+  select: string;
   values: unknown[];
 }
 
@@ -73,15 +84,12 @@ export async function chargeCaller(
 
   if (opts.alongside && (!caller.accountId || cost === 0)) throw new Error("a write alongside a charge needs a keyed caller and a cost");
   if (caller.accountId) {
+    if (opts.admission && cost > 0) return admitAndPay(caller, subject, cost, { ...opts, db, now, state, admission: opts.admission });
+    if (opts.admission) await admitCaller(opts.admission.input, { db, now, metered: true, state });
     if (cost === 0) return { charged: 0, repeat: false, state };
     const paid = await payForSubject(db, { accountId: caller.accountId, keyId: caller.keyId, day, subject, cost, now }, opts.alongside);
     if (paid === "repeat") return { charged: 0, repeat: true, state };
-    if (paid === "unaffordable") {
-      throw new ApiError(
-        "payment_required",
-        `the credit wallet cannot pay for this call (${cost} credit${cost === 1 ? "" : "s"}); it refills on the first day of the next UTC month`,
-      );
-    }
+    if (paid === "unaffordable") throw unaffordable(cost);
     state.creditsRemaining = paid.remaining;
     return { charged: cost, repeat: false, state };
   }
@@ -110,6 +118,13 @@ export async function chargeCaller(
   return { charged: 0, repeat: false, state };
 }
 
+function unaffordable(cost: number): ApiError {
+  return new ApiError(
+    "payment_required",
+    `the credit wallet cannot pay for this call (${cost} credit${cost === 1 ? "" : "s"}); it refills on the first day of the next UTC month`,
+  );
+}
+
 // Each charge is ONE statement, atomic on its own (one round trip, no BEGIN/COMMIT):
 // the claim row of (caller, day, subject) and the spend are data-modifying CTEs of
 // the same statement. When the claim is new but the spend cannot happen, the
@@ -131,13 +146,9 @@ function sqlState(err: unknown): string | undefined {
 
 // $1 account, $2 UTC day, $3 subject, $4 cost, $5 key id, $6 now; an alongside write's parameters follow.
 const PAY_PARAMS = 6;
-const paySql = (alongside?: string) => `
-  with ${alongside ? `alongside as (${alongside}), ` : ""}claim as (
-    insert into credit_charges (account_id, utc_day, subject, cost, key_id)
-    values ($1, $2::date, $3, $4::int, $5)
-    on conflict do nothing
-    returning account_id
-  ), spend as (
+// The spend of a claimed charge ($4 cost, $6 now) and the guard that aborts a claim nobody could pay for;
+// shared by the pay statement and the admit-and-pay statement.
+const SPEND = `spend as (
     update credit_wallets w
     set grant_remaining = greatest(w.grant_remaining - $4::int, 0),
         purchased_remaining = w.purchased_remaining - greatest($4::int - w.grant_remaining, 0),
@@ -145,11 +156,21 @@ const paySql = (alongside?: string) => `
     from claim
     where w.account_id = claim.account_id and w.grant_remaining + w.purchased_remaining >= $4::int
     returning w.grant_remaining + w.purchased_remaining as remaining
-  )
+  )`;
+const GUARD = `case when (select count(*) from claim) = 1 and (select count(*) from spend) = 0
+              then 1 / (select count(*) from spend)::int end as guard`;
+const alongsideInsert = (w: AlongsideWrite, offset: number, from = "") =>
+  `insert into ${w.into} select ${w.select.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)}${from} returning 1`;
+const paySql = (alongside?: AlongsideWrite) => `
+  with ${alongside ? `alongside as (${alongsideInsert(alongside, PAY_PARAMS)}), ` : ""}claim as (
+    insert into credit_charges (account_id, utc_day, subject, cost, key_id)
+    values ($1, $2::date, $3, $4::int, $5)
+    on conflict do nothing
+    returning account_id
+  ), ${SPEND}
   select (select count(*) from claim)::int as claimed,
          (select remaining from spend) as remaining,
-         case when (select count(*) from claim) = 1 and (select count(*) from spend) = 0
-              then 1 / (select count(*) from spend)::int end as guard`;
+         ${GUARD}`;
 
 // $1 ip, $2 allowance, $3 UTC day, $4 subject, $5 counter bucket, $6 UTC day start, $7 limit
 const ANONYMOUS_SQL = `
@@ -172,11 +193,12 @@ const ANONYMOUS_SQL = `
 
 const PAY_SQL = paySql();
 
-/** The pay statement with `w` as its first CTE, its parameters renumbered after the pay statement's own (built once per text). */
-const combined = new Map<string, string>();
-function payAlongsideSql(w: AlongsideWrite): string {
-  let text = combined.get(w.text);
-  if (!text) combined.set(w.text, (text = paySql(w.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + PAY_PARAMS}`))));
+/** A statement text built from an alongside write, once per write shape (`name`) and kind of statement. */
+const built = new Map<string, string>();
+function statementFor(kind: string, w: AlongsideWrite | undefined, build: (w?: AlongsideWrite) => string): string {
+  const key = `${kind}:${w?.name ?? ""}`;
+  let text = built.get(key);
+  if (!text) built.set(key, (text = build(w)));
   return text;
 }
 
@@ -188,7 +210,7 @@ async function payForSubject(
   const values = [p.accountId, p.day, p.subject, p.cost, p.keyId, p.now.toISOString()];
   try {
     const [row] = alongside
-      ? await runStatement<{ claimed: number; remaining: number | null }>(db, `pay_${alongside.name}`, payAlongsideSql(alongside), [...values, ...alongside.values])
+      ? await runStatement<{ claimed: number; remaining: number | null }>(db, `pay_${alongside.name}`, statementFor("pay", alongside, paySql), [...values, ...alongside.values])
       : await runStatement<{ claimed: number; remaining: number | null }>(db, "pay", PAY_SQL, values);
     if (Number(row.claimed) === 0) return "repeat";
     return { remaining: Number(row.remaining) };
@@ -219,4 +241,111 @@ async function takeAnonymousLookup(
     if (sqlState(err) === ABORT) return "full";
     throw err;
   }
+}
+
+// The keyed charge with the caller's admission folded in (ChargeOptions.admission). $1–$6 as in the pay
+// statement, then $7 key hash, $8 burst window start, $9 burst limit, $10 UTC month start, $11 the
+// last-used time below which the key's use time is written; an alongside write's parameters follow.
+// Only a key that is still there and not revoked, with a wallet of this month, counts its burst window;
+// only a counted request within the limit claims, pays and writes alongside. Everything else writes
+// nothing but the key's use time, and the caller falls back to the two-statement path (a new month's
+// refill) or refuses (401, 429). The guard aborts an unaffordable claim exactly as in the pay statement.
+const ADMIT_PAY_PARAMS = 11;
+const admitPaySql = (alongside?: AlongsideWrite) => `
+  with k as (
+    select a.tier, coalesce(w.period_start >= $10::date, false) as wallet_current
+    from api_keys k
+    join accounts a on a.id = k.account_id
+    left join credit_wallets w on w.account_id = k.account_id
+    where k.id = $5::text and k.hash = $7::text and k.revoked_at is null
+  ), touch as (
+    update api_keys set last_used_at = $6::timestamptz
+    where id = $5::text and exists (select 1 from k) and (last_used_at is null or last_used_at < $11::timestamptz)
+    returning 1
+  ), burst as (
+    insert into quota_counters (bucket, window_start, count)
+    select 'burst:key:' || $5::text, $8::timestamptz, 1 from k where k.wallet_current
+    on conflict (bucket, window_start) do update set count = quota_counters.count + 1
+    returning count
+  ), ok as (
+    select 1 from burst where count <= $9::int
+  ), ${alongside ? `alongside as (${alongsideInsert(alongside, ADMIT_PAY_PARAMS, " from ok")}), ` : ""}claim as (
+    insert into credit_charges (account_id, utc_day, subject, cost, key_id)
+    select $1::text, $2::date, $3::text, $4::int, $5::text from ok
+    on conflict do nothing
+    returning account_id
+  ), ${SPEND}
+  select (select count(*) from k)::int as key_found,
+         (select tier from k) as tier,
+         coalesce((select wallet_current from k), false) as wallet_current,
+         (select count from burst) as burst_count,
+         (select count(*) from claim)::int as claimed,
+         (select remaining from spend) as remaining,
+         (select (w.grant_remaining + w.purchased_remaining)::int from credit_wallets w where w.account_id = $1::text) as balance,
+         ${GUARD}`;
+
+interface AdmitPayRow {
+  key_found: number;
+  tier: string | null;
+  wallet_current: boolean;
+  burst_count: number | string | null;
+  claimed: number;
+  remaining: number | null;
+  balance: number | null;
+}
+
+/**
+ * chargeCaller for a caller admitted from the known-key cache: one statement admits and pays. A key
+ * revoked or deleted since → 401 (and forgotten); a wallet not yet refilled this month → the full
+ * admission (which refills) and then the usual charge; past the burst limit → 429; a wallet that cannot
+ * pay → the full admission, so the request still counts in its burst window, then 402.
+ */
+async function admitAndPay(
+  caller: Caller,
+  subject: string,
+  cost: number,
+  opts: ChargeOptions & { db: Queryable; now: Date; state: QuotaState; admission: PendingAdmission },
+): Promise<ChargeResult> {
+  const { db, now, state, admission } = opts;
+  const threshold = new Date(now.getTime() - API_KEY_LAST_USED_RESOLUTION_SECONDS * 1000);
+  const values = [
+    caller.accountId,
+    utcDay(now),
+    subject,
+    cost,
+    caller.keyId,
+    now.toISOString(),
+    admission.hash,
+    windowStart(now, BURST_WINDOW_SECONDS).toISOString(),
+    burstLimit(caller),
+    utcMonthStart(now),
+    threshold.toISOString(),
+    ...(opts.alongside?.values ?? []),
+  ];
+  const name = `admit_pay${opts.alongside ? `_${opts.alongside.name}` : ""}`;
+  const fullAdmission = () => admitCaller(admission.input, { db, now, metered: true, state });
+  let row: AdmitPayRow;
+  try {
+    [row] = await runStatement<AdmitPayRow>(db, name, statementFor("admit_pay", opts.alongside, admitPaySql), values);
+  } catch (err) {
+    if (sqlState(err) !== ABORT) throw err;
+    await fullAdmission(); // the aborted statement took its burst count with it
+    throw unaffordable(cost);
+  }
+  if (Number(row.key_found) === 0) {
+    forgetKey(admission.hash);
+    throw new ApiError("unauthorized", INVALID_KEY);
+  }
+  caller.tier = row.tier === "pro" ? "pro" : "registered";
+  if (!row.wallet_current) {
+    await fullAdmission();
+    return chargeCaller(caller, subject, cost, { ...opts, admission: undefined });
+  }
+  const count = Number(row.burst_count);
+  state.burst = burstWindow(caller, count, now);
+  state.creditsRemaining = Number(row.balance ?? 0);
+  if (count > burstLimit(caller)) throw burstExceeded(caller, state, now);
+  if (Number(row.claimed) === 0) return { charged: 0, repeat: true, state };
+  state.creditsRemaining = Number(row.remaining);
+  return { charged: cost, repeat: false, state };
 }

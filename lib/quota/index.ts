@@ -2,8 +2,8 @@
 // the MCP endpoint call these same functions.
 export type { Caller, QuotaState, Tier, WindowState } from "./caller";
 export { isAnonymous } from "./caller";
-export { API_KEY_HEADER, admitCaller, callerInputFrom, requireKey, resolveCaller } from "./resolve-caller";
-export type { AdmitOptions, CallerInput, ResolvedCaller } from "./resolve-caller";
+export { API_KEY_HEADER, admitCaller, admitLater, callerInputFrom, requireKey, resolveCaller } from "./resolve-caller";
+export type { AdmitOptions, CallerInput, PendingAdmission, ResolvedCaller } from "./resolve-caller";
 export { checkBurst, burstBucket, burstLimit } from "./check-burst";
 export { chargeCaller } from "./charge-caller";
 export type { AlongsideWrite, ChargeExtras, ChargeOptions, ChargeResult } from "./charge-caller";

@@ -10,6 +10,7 @@ import type { Caller, QuotaState } from "./caller";
 import { burstExceeded, burstLimit, burstWindow, checkBurst } from "./check-burst";
 import { refillWalletIfNewMonth } from "./wallet";
 import { utcMonthStart, windowStart } from "./utc";
+import { knownKey, rememberKey } from "./known-keys";
 
 export const API_KEY_HEADER = "x-api-key";
 
@@ -36,7 +37,7 @@ export interface AdmitOptions {
 }
 
 // One message for every bad key, so the answer does not tell a revoked key from a made-up one.
-const INVALID_KEY = "the API key in x-api-key is not valid (unknown, malformed or revoked); create one on the account page";
+export const INVALID_KEY = "the API key in x-api-key is not valid (unknown, malformed or revoked); create one on the account page";
 const MISSING_KEY = `this call needs an API key in the ${API_KEY_HEADER} header; create one on the account page`;
 
 /** Reads the key and client IP from a request (the REST and MCP adapters). */
@@ -88,6 +89,7 @@ export async function admitCaller(input: Request | CallerInput, opts: AdmitOptio
   if (!row || !sameDigest(row.hash, hash) || row.revoked) throw new ApiError("unauthorized", INVALID_KEY);
 
   const tier = row.tier === "pro" ? "pro" : "registered";
+  rememberKey(hash, { keyId: row.key_id, accountId: row.account_id, tier });
   const caller: Caller = { tier, accountId: row.account_id, keyId: row.key_id, ip };
   state.creditsRemaining = Number(row.credits);
   if (row.period_start && row.period_start < utcMonthStart(now)) {
@@ -103,6 +105,33 @@ export async function admitCaller(input: Request | CallerInput, opts: AdmitOptio
     if (Number(row.burst_count) > burstLimit(caller)) throw burstExceeded(caller, state, now);
   }
   return { caller, state };
+}
+
+/** A keyed call admitted from the known-key cache, whose admission the paying statement does. */
+export interface PendingAdmission {
+  hash: string;
+  /** For the full admission, where the call falls back to it (a refusal before paying, a new month, 402). */
+  input: CallerInput;
+}
+
+/**
+ * For a metered call with a key this process has admitted before: the caller as the known-key cache has
+ * it, and the admission left to do. Whoever takes this must either pass `pending` to the call's charge
+ * (lib/quota/charge-caller.ts `admission`) or, when the call ends without paying, run admitCaller, so
+ * that a revoked key is still 401 and every request counts in its burst window. Null when the key is
+ * absent, malformed or not known here: use admitCaller.
+ */
+export function admitLater(input: Request | CallerInput): { caller: Caller; pending: PendingAdmission } | null {
+  const callerInput = input instanceof Request ? callerInputFrom(input) : input;
+  const key = callerInput.apiKey?.trim();
+  if (!key || !isWellFormedApiKey(key)) return null;
+  const hash = hashApiKey(key);
+  const known = knownKey(hash);
+  if (!known) return null;
+  return {
+    caller: { tier: known.tier, accountId: known.accountId, keyId: known.keyId, ip: callerInput.ip },
+    pending: { hash, input: callerInput },
+  };
 }
 
 // $1 key hash, $2 count the burst window?, $3 burst window start

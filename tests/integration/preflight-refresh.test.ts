@@ -4,6 +4,7 @@ import { changes, remoteObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { preflightResultSchema } from "@/lib/schemas/preflight";
 import { resetDb } from "../helpers/db";
+import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
 import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 import { startMcpTestServer } from "../helpers/mcp-test-server";
 
@@ -51,6 +52,16 @@ describe("refresh=if_stale", () => {
     expect(again.status).toBe(200);
     const [obs2] = await db.select().from(remoteObservations);
     expect(obs2.attemptedAt!.getTime()).toBe(obs.attemptedAt!.getTime());
+  });
+
+  it("does not probe for a key revoked after this process came to know it: 401 first", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    expect((await preflight({ server_name: "io.github.test/down" }, a.key)).status).toBe(200); // the key is known now
+    await revokeApiKey(a.accountId, a.keyId, { db });
+    const res = await preflight({ server_name: "io.github.test/live", refresh: "if_stale" }, a.key);
+    expect(res.status).toBe(401);
+    expect(await db.select().from(remoteObservations)).toEqual([]);
+    expect(await walletRemaining(db, a.accountId)).toBe(45);
   });
 
   it("records a remote that does not answer as down, and strict blocks on it", async () => {

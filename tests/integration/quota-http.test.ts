@@ -7,7 +7,7 @@ import { createAccount } from "@/lib/accounts/create-account";
 import { createApiKey } from "@/lib/accounts/create-api-key";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
 import { apiKeyChecksum } from "@/lib/accounts/api-key-format";
-import { creditCharges, creditWallets } from "@/lib/db/schema";
+import { accounts, creditCharges, creditWallets } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
 
@@ -416,5 +416,87 @@ describe("another keyless allowance", () => {
     expect(await second.json()).toMatchObject({ error: "rate_limited", message: expect.stringMatching(/1 distinct config-audits per UTC day/) });
     // the lookups are untouched
     expect((await get("/v1/lookup?name=io.github.a/b")).headers.get("x-ratelimit-remaining")).toBe("9");
+  });
+});
+
+describe("a key this process knows is admitted by the statement that pays (admitWithCharge)", () => {
+  const paid = withCaller(
+    async ({ url, charge }) => {
+      const name = url.searchParams.get("name") ?? "";
+      if (name.length < 2) throw invalidRequest("name: at least 2 characters");
+      if (name.startsWith("missing")) throw notFound(`no server named ${name}`);
+      const result = await charge(`paid:${name}`, Number(url.searchParams.get("cost") ?? "1"));
+      return { ok: true, charged: result.charged, repeat: result.repeat };
+    },
+    { metered: true, admitWithCharge: true },
+  );
+  const ask = (path: string, key: string) => call(paid, path, { key });
+  const headersOf = (res: Response) => [res.status, res.headers.get("x-credits-remaining"), res.headers.get("x-ratelimit-remaining"), res.headers.get("x-tier")];
+
+  it("answers, charges and reports exactly as the two-statement path does", async () => {
+    const acc = await account({ tier: "pro" });
+    const first = await ask("/v1/paid?name=aa", acc.key); // not known yet: full admission, then remembered
+    expect(headersOf(first)).toEqual([200, "19999", "59", "pro"]);
+    const second = await ask("/v1/paid?name=bb", acc.key); // one statement
+    expect(headersOf(second)).toEqual([200, "19998", "58", "pro"]);
+    expect(await second.json()).toEqual({ ok: true, charged: 1, repeat: false });
+    const repeat = await ask("/v1/paid?name=bb", acc.key);
+    expect(headersOf(repeat)).toEqual([200, "19998", "57", "pro"]);
+    expect(await repeat.json()).toEqual({ ok: true, charged: 0, repeat: true });
+    expect((await db.select().from(creditCharges)).map((c) => c.subject).sort()).toEqual(["paid:aa", "paid:bb"]);
+    expect(await remaining(acc.accountId)).toBe(19998);
+  });
+
+  it("refuses a key revoked after it became known with 401, before the route's own 400 or 404, and spends nothing", async () => {
+    const acc = await account();
+    expect((await ask("/v1/paid?name=aa", acc.key)).status).toBe(200);
+    await revokeApiKey(acc.accountId, acc.keyId, { db });
+    for (const path of ["/v1/paid?name=bb", "/v1/paid?name=x", "/v1/paid?name=missing1", "/v1/paid?name=bb"]) {
+      const res = await ask(path, acc.key);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: "unauthorized" });
+    }
+    expect(await remaining(acc.accountId)).toBe(999);
+    expect((await db.select().from(creditCharges)).map((c) => c.subject)).toEqual(["paid:aa"]);
+  });
+
+  it("counts every request in the burst window, refused ones included, and answers 429 past it with nothing spent", async () => {
+    const acc = await account();
+    expect((await ask("/v1/paid?name=aa", acc.key)).status).toBe(200);
+    const bad = await ask("/v1/paid?name=x", acc.key); // 400, admitted before it is answered
+    expect([bad.status, bad.headers.get("x-ratelimit-remaining")]).toEqual([400, "58"]);
+    for (let i = 0; i < 58; i++) expect((await ask("/v1/paid?name=aa", acc.key)).status).toBe(200);
+    const over = await ask("/v1/paid?name=new1", acc.key);
+    expect(over.status).toBe(429);
+    expect(await over.json()).toMatchObject({ error: "rate_limited", retry_after: 55 });
+    expect(over.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(over.headers.get("x-credits-remaining")).toBe("999");
+    expect((await db.select().from(creditCharges)).map((c) => c.subject)).toEqual(["paid:aa"]);
+    vi.setSystemTime(new Date("2026-03-10T12:01:00.000Z"));
+    expect((await ask("/v1/paid?name=new1", acc.key)).status).toBe(200);
+  });
+
+  it("refills the grant of a new UTC month through the full admission, then pays", async () => {
+    const acc = await account({ credits: 7 });
+    expect((await ask("/v1/paid?name=aa", acc.key)).status).toBe(200);
+    vi.setSystemTime(new Date("2026-04-01T00:00:01.000Z"));
+    const res = await ask("/v1/paid?name=bb", acc.key);
+    expect(headersOf(res)).toEqual([200, "999", "59", "registered"]);
+    expect(await remaining(acc.accountId)).toBe(999);
+  });
+
+  it("answers a wallet that cannot pay with 402, spends nothing and still counts the request's burst", async () => {
+    const acc = await account({ credits: 1 });
+    expect((await ask("/v1/paid?name=aa", acc.key)).status).toBe(200);
+    const res = await ask("/v1/paid?name=bb", acc.key);
+    expect(headersOf(res)).toEqual([402, "0", "58", "registered"]);
+    expect((await db.select().from(creditCharges)).map((c) => c.subject)).toEqual(["paid:aa"]);
+  });
+
+  it("reads the tier from the database, not from what the process remembered", async () => {
+    const acc = await account({ tier: "registered" });
+    expect(headersOf(await ask("/v1/paid?name=aa", acc.key))[3]).toBe("registered");
+    await db.update(accounts).set({ tier: "pro" }).where(eq(accounts.id, acc.accountId));
+    expect(headersOf(await ask("/v1/paid?name=bb", acc.key))[3]).toBe("pro");
   });
 });

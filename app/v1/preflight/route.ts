@@ -8,11 +8,13 @@ import { otherMethods } from "@/lib/api/other-methods";
 export const dynamic = "force-dynamic";
 
 export const POST = withCaller(
-  async ({ req, caller, charge }) => {
+  async ({ req, caller, charge, admit }) => {
     const input = await readJsonBody(req, preflightInputSchema);
+    // a refresh probes and spends before the charge: the key is admitted first, not by the charge
+    if (input.refresh === "if_stale") await admit();
     return preflight(await getDb(), input, { caller, charge });
   },
-  { metered: true, cost: PREFLIGHT_COST },
+  { metered: true, cost: PREFLIGHT_COST, admitWithCharge: true },
 );
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -14,7 +14,7 @@ export const GET = withCaller(
     const line = await stamp(await getDb(), input, { caller, charge });
     return new Response(`${line}\n`, { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
   },
-  { metered: true, cost: PREFLIGHT_COST },
+  { metered: true, cost: PREFLIGHT_COST, admitWithCharge: true },
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
