@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { errorResponse, json } from "./respond";
+import { ApiError } from "./errors";
 import {
   admitCaller,
   admitLater,
@@ -83,6 +84,7 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
     const requestId = randomUUID();
     const headers = new Headers();
     let caller: Caller | undefined;
+    let fromMemory = false;
     const state: QuotaState = {};
     const withQuotaHeaders = () => {
       if (metered && caller) for (const [k, v] of Object.entries(quotaHeaders(caller, state))) headers.set(k, v);
@@ -93,6 +95,7 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       let pending: PendingAdmission | undefined;
       const later = metered && options.admitWithCharge ? admitLater(req) : null;
       if (later) {
+        fromMemory = true;
         caller = later.caller;
         pending = later.pending;
       } else {
@@ -129,6 +132,9 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       }
       return json(result, { status: 200, headers });
     } catch (err) {
+      // a key taken from memory and then refused (revoked, deleted) was never a caller: as on the full
+      // admission's 401, nothing about its account goes out
+      if (err instanceof ApiError && err.code === "unauthorized" && fromMemory) caller = undefined;
       withQuotaHeaders();
       return errorResponse(err, requestId, Object.fromEntries(headers));
     }

@@ -455,6 +455,8 @@ describe("a key this process knows is admitted by the statement that pays (admit
       const res = await ask(path, acc.key);
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: "unauthorized" });
+      // a refused key is no caller: nothing about its account goes out
+      for (const h of ["x-tier", "x-credits-remaining", "x-ratelimit-remaining"]) expect(res.headers.get(h)).toBeNull();
     }
     expect(await remaining(acc.accountId)).toBe(999);
     expect((await db.select().from(creditCharges)).map((c) => c.subject)).toEqual(["paid:aa"]);
@@ -469,7 +471,10 @@ describe("a key this process knows is admitted by the statement that pays (admit
     const over = await ask("/v1/paid?name=new1", acc.key);
     expect(over.status).toBe(429);
     expect(await over.json()).toMatchObject({ error: "rate_limited", retry_after: 55 });
+    expect(over.headers.get("retry-after")).toBe("55");
     expect(over.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(over.headers.get("x-ratelimit-limit")).toBe("60");
+    expect(over.headers.get("ratelimit")).toContain(`"burst";r=0;t=55`);
     expect(over.headers.get("x-credits-remaining")).toBe("999");
     expect((await db.select().from(creditCharges)).map((c) => c.subject)).toEqual(["paid:aa"]);
     vi.setSystemTime(new Date("2026-03-10T12:01:00.000Z"));
