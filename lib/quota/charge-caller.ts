@@ -3,7 +3,7 @@ import { ANONYMOUS_DAILY_LOOKUPS, API_KEY_LAST_USED_RESOLUTION_SECONDS, BURST_WI
 import { getDb, type Queryable } from "@/lib/db/client";
 import { runStatement } from "./run-statement";
 import type { Caller, QuotaState } from "./caller";
-import { anonymousAllowanceBucket, burstExceeded, burstLimit, burstWindow, dailyWindow } from "./check-burst";
+import { anonymousAllowanceBucket, burstBucket, burstExceeded, burstLimit, burstWindow, dailyWindow } from "./check-burst";
 import { secondsUntil, startOfNextUtcDay, startOfUtcDay, utcDay, utcMonthStart, windowStart } from "./utc";
 import { forgetKey } from "./known-keys";
 import { INVALID_KEY, admitCaller, type PendingAdmission } from "./resolve-caller";
@@ -191,8 +191,6 @@ const ANONYMOUS_SQL = `
          case when (select count(*) from claim) = 1 and (select count(*) from counted) = 0
               then 1 / (select count(*) from counted)::int end as guard`;
 
-const PAY_SQL = paySql();
-
 /** A statement text built from an alongside write, once per write shape (`name`) and kind of statement. */
 const built = new Map<string, string>();
 function statementFor(kind: string, w: AlongsideWrite | undefined, build: (w?: AlongsideWrite) => string): string {
@@ -209,9 +207,12 @@ async function payForSubject(
 ): Promise<"repeat" | "unaffordable" | { remaining: number }> {
   const values = [p.accountId, p.day, p.subject, p.cost, p.keyId, p.now.toISOString()];
   try {
-    const [row] = alongside
-      ? await runStatement<{ claimed: number; remaining: number | null }>(db, `pay_${alongside.name}`, statementFor("pay", alongside, paySql), [...values, ...alongside.values])
-      : await runStatement<{ claimed: number; remaining: number | null }>(db, "pay", PAY_SQL, values);
+    const [row] = await runStatement<{ claimed: number; remaining: number | null }>(
+      db,
+      alongside ? `pay_${alongside.name}` : "pay",
+      statementFor("pay", alongside, paySql),
+      alongside ? [...values, ...alongside.values] : values,
+    );
     if (Number(row.claimed) === 0) return "repeat";
     return { remaining: Number(row.remaining) };
   } catch (err) {
@@ -245,12 +246,13 @@ async function takeAnonymousLookup(
 
 // The keyed charge with the caller's admission folded in (ChargeOptions.admission). $1–$6 as in the pay
 // statement, then $7 key hash, $8 burst window start, $9 burst limit, $10 UTC month start, $11 the
-// last-used time below which the key's use time is written; an alongside write's parameters follow.
+// last-used time below which the key's use time is written, $12 the burst bucket; an alongside write's
+// parameters follow.
 // Only a key that is still there and not revoked, with a wallet of this month, counts its burst window;
 // only a counted request within the limit claims, pays and writes alongside. Everything else writes
 // nothing but the key's use time, and the caller falls back to the two-statement path (a new month's
 // refill) or refuses (401, 429). The guard aborts an unaffordable claim exactly as in the pay statement.
-const ADMIT_PAY_PARAMS = 11;
+const ADMIT_PAY_PARAMS = 12;
 const admitPaySql = (alongside?: AlongsideWrite) => `
   with k as (
     select a.tier, coalesce(w.period_start >= $10::date, false) as wallet_current
@@ -264,7 +266,7 @@ const admitPaySql = (alongside?: AlongsideWrite) => `
     returning 1
   ), burst as (
     insert into quota_counters (bucket, window_start, count)
-    select 'burst:key:' || $5::text, $8::timestamptz, 1 from k where k.wallet_current
+    select $12::text, $8::timestamptz, 1 from k where k.wallet_current
     on conflict (bucket, window_start) do update set count = quota_counters.count + 1
     returning count
   ), ok as (
@@ -320,6 +322,7 @@ async function admitAndPay(
     burstLimit(caller),
     utcMonthStart(now),
     threshold.toISOString(),
+    burstBucket(caller),
     ...(opts.alongside?.values ?? []),
   ];
   const name = `admit_pay${opts.alongside ? `_${opts.alongside.name}` : ""}`;
