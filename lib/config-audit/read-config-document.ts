@@ -177,8 +177,10 @@ function readYaml(text: string): Record<string, unknown> {
   }
   if (doc.errors.length) {
     const e = doc.errors[0];
+    // without prettyErrors the library leaves linePos unset; the offset is always there
     const pos = e.linePos?.[0];
-    throw new ConfigParseError(`not valid YAML: ${e.message.split("\n")[0]}`, pos?.line ?? 1, pos?.col ?? 1);
+    const [line, column] = pos ? [pos.line, pos.col] : at(text, e.pos[0]);
+    throw new ConfigParseError(`not valid YAML: ${e.message.split("\n")[0]}`, line, column);
   }
   let value: unknown;
   try {

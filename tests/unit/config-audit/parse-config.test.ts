@@ -64,6 +64,14 @@ describe("parseConfig: syntax", () => {
     expect(parseConfig(yaml).format).toBe("yaml");
   });
 
+  it("reports a YAML syntax error at its own line and column, not at the start of the file", () => {
+    const err = parseError("mcpServers:\n  - name: a\n    command: [npx\n", "c.yaml");
+    expect(err.message).toMatch(/^not valid YAML/);
+    expect(err.line).toBeGreaterThanOrEqual(3);
+    const tab = parseError("mcpServers:\n  a:\n\t command: npx\n", "c.yaml");
+    expect([tab.line, tab.column]).not.toEqual([1, 1]);
+  });
+
   it("refuses a file that is not an object holding servers: a bare string, an array, an empty body, binary", () => {
     expect(parseError("../../Code - Insiders/User/mcp.json").message).toMatch(/not an MCP config/);
     expect(parseError("[1, 2]").message).toMatch(/not an array/);
