@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, max, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { changes, servers, type ChangeRow } from "@/lib/db/schema";
 import { ApiError } from "@/lib/api/errors";
@@ -16,9 +16,12 @@ export function encodeChangeCursor(changeId: number): string {
   return Buffer.from(`${CURSOR_PREFIX}${changeId}`).toString("base64url");
 }
 
+const notIssued = (param: string, why = "") =>
+  new ApiError("invalid_request", `${param}: not a cursor this feed issued${why} (use next_cursor from an earlier page, or leave ${param} out)`);
+
 /** The change id a cursor stands for; a malformed cursor is a 400. */
-export function decodeChangeCursor(cursor: string): number {
-  const bad = () => new ApiError("invalid_request", "since: not a cursor this feed issued (use next_cursor from an earlier page, or leave since out)");
+export function decodeChangeCursor(cursor: string, param = "since"): number {
+  const bad = () => notIssued(param);
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
   const text = Buffer.from(cursor, "base64url").toString("utf8");
   const m = /^c1\.(0|[1-9]\d{0,15})$/.exec(text);
@@ -26,6 +29,16 @@ export function decodeChangeCursor(cursor: string): number {
   const id = Number(m[1]);
   if (!Number.isSafeInteger(id)) throw bad();
   return id;
+}
+
+/**
+ * Ids only grow and changes are never deleted, so a cursor past the newest change was never issued: a
+ * poller holding one would silently skip every change up to it. Refused instead (400).
+ */
+async function assertIssued(db: Db, id: number, param: string): Promise<void> {
+  if (id === 0) return;
+  const [row] = await db.select({ newest: max(changes.id) }).from(changes);
+  if (id > Number(row?.newest ?? 0) + (param === "before" ? 1 : 0)) throw notIssued(param, ", it is past the newest change");
 }
 
 const toChange = (c: ChangeRow) => ({
@@ -59,7 +72,8 @@ function filterOf(db: Db, query: ChangeFeedQuery): SQL | undefined {
 export async function listChanges(db: Db, query: ChangeFeedQuery): Promise<ChangeFeedResponse> {
   const filter = filterOf(db, query);
   if (query.since === undefined) {
-    const before = query.before === undefined ? undefined : decodeChangeCursor(query.before);
+    const before = query.before === undefined ? undefined : decodeChangeCursor(query.before, "before");
+    if (before !== undefined) await assertIssued(db, before, "before");
     const rows = await db
       .select()
       .from(changes)
@@ -83,6 +97,7 @@ export async function listChanges(db: Db, query: ChangeFeedQuery): Promise<Chang
     .where(and(gt(changes.id, after), filter))
     .orderBy(asc(changes.id))
     .limit(query.limit + 1);
+  if (rows.length === 0) await assertIssued(db, after, "since");
   const page = rows.slice(0, query.limit);
   return {
     ok: true,

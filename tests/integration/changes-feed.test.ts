@@ -99,6 +99,23 @@ describe("GET /v1/changes", () => {
   });
 });
 
+describe("GET /v1/changes cursors past the newest change", () => {
+  it("refuses a since or before cursor it cannot have issued (past the newest change) and keeps the newest one", async () => {
+    const newest = Math.max(...(await db.select().from(changes)).map((c) => c.id));
+    for (const query of [`?since=${encodeChangeCursor(newest + 1)}`, `?since=${encodeChangeCursor(99_999)}`, `?before=${encodeChangeCursor(newest + 2)}`]) {
+      const { res, body } = await feed(query);
+      expect(res.status, query).toBe(400);
+      expect(body).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringMatching(/past the newest change/) });
+    }
+    // the newest change's own cursor is what an idle poller holds: an empty page, the same cursor
+    const idle = changeFeedResponseSchema.parse((await feed(`?since=${encodeChangeCursor(newest)}&kind=security`)).body);
+    expect(idle).toEqual({ ok: true, changes: [], next_cursor: encodeChangeCursor(newest), has_more: false });
+    // …and it stays valid once later changes arrive
+    const [later] = await recordTestChanges(db, "io.github.acme/weather", [{ kind: "remote_down" }]);
+    expect(changeFeedResponseSchema.parse((await feed(`?since=${encodeChangeCursor(newest)}`)).body).changes.map((c) => c.id)).toEqual([later.id]);
+  });
+});
+
 describe("GET /v1/changes filters and browsing back", () => {
   it("filters by kind (one or a comma-separated list) and by one exact server", async () => {
     const weather = await recordTestChanges(db, "io.github.acme/weather", [{ kind: "remote_down" }, { kind: "health_change" }, { kind: "remote_up" }]);
