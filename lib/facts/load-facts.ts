@@ -9,12 +9,14 @@ import {
   serverPackages,
   serverRemotes,
   servers,
+  vulnObservations,
 } from "@/lib/db/schema";
 import { registryUrl } from "@/lib/config";
 import { FACTS_SCHEMA_VERSION, type Facts } from "@/lib/engine/facts";
 import { deriveIdentity } from "./derive-identity";
 import { packagePageUrl } from "./package-page-url";
 import { claimsOf, loadBrands } from "./brand-claims";
+import { advisoriesAreCurrent, vulnOfListedVersion } from "./listed-advisories";
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
@@ -131,12 +133,13 @@ async function loadChunk(
   const [packages, remotes, lookalikes] = await Promise.all([
     versionIds.length
       ? db
-          .select({ pkg: serverPackages, obs: packageObservations })
+          .select({ pkg: serverPackages, obs: packageObservations, vuln: vulnObservations })
           .from(serverPackages)
           .leftJoin(
             packageObservations,
             and(eq(packageObservations.ecosystem, serverPackages.ecosystem), eq(packageObservations.identifier, serverPackages.identifier)),
           )
+          .leftJoin(vulnObservations, vulnOfListedVersion)
           .where(inArray(serverPackages.versionId, versionIds))
           .orderBy(serverPackages.versionId, serverPackages.position)
       : [],
@@ -206,7 +209,12 @@ type ServerJoinRow = {
   repo: typeof repositories.$inferSelect | null;
   obs: typeof repositoryObservations.$inferSelect | null;
 };
-type PackageJoinRow = { pkg: typeof serverPackages.$inferSelect; obs: typeof packageObservations.$inferSelect | null };
+type PackageJoinRow = {
+  pkg: typeof serverPackages.$inferSelect;
+  obs: typeof packageObservations.$inferSelect | null;
+  /** The vulnerability look-up of the listed version (not of another server's version of the package). */
+  vuln: typeof vulnObservations.$inferSelect | null;
+};
 type RemoteJoinRow = { remote: typeof serverRemotes.$inferSelect; obs: typeof remoteObservations.$inferSelect | null };
 
 function toFacts(
@@ -254,26 +262,28 @@ function toFacts(
           attempted_at: iso(obs?.attemptedAt),
         }
       : null,
-    packages: packages.map(({ pkg, obs: o }) => ({
-      ecosystem: pkg.ecosystem,
-      identifier: pkg.identifier,
-      version: pkg.version,
-      url: packagePageUrl(pkg.ecosystem, pkg.identifier),
-      exists: o?.exists ?? null,
-      deprecated: deprecationOf(o, pkg.version),
-      advisories:
-        o?.advisories && (o.advisoriesVersion ?? null) === (pkg.version ?? null)
-          ? (o.advisories as { id: string; summary?: string | null; severity?: string | null }[]).map((a) => ({
+    packages: packages.map(({ pkg, obs: o, vuln }) => {
+      const current = advisoriesAreCurrent(pkg.version, vuln, o?.latestVersion ?? null);
+      return {
+        ecosystem: pkg.ecosystem,
+        identifier: pkg.identifier,
+        version: pkg.version,
+        url: packagePageUrl(pkg.ecosystem, pkg.identifier),
+        exists: o?.exists ?? null,
+        deprecated: deprecationOf(o, pkg.version),
+        advisories: current
+          ? (vuln!.advisories as { id: string; summary?: string | null; severity?: string | null }[]).map((a) => ({
               id: a.id,
               summary: a.summary ?? null,
               severity: a.severity ?? null,
             }))
           : null,
-      observed_at: iso(o?.observedAt),
-      attempted_at: iso(o?.attemptedAt),
-      advisories_observed_at: o?.advisories && (o.advisoriesVersion ?? null) === (pkg.version ?? null) ? iso(o.advisoriesObservedAt) : null,
-      advisories_attempted_at: iso(o?.advisoriesAttemptedAt),
-    })),
+        observed_at: iso(o?.observedAt),
+        attempted_at: iso(o?.attemptedAt),
+        advisories_observed_at: current ? iso(vuln!.observedAt) : null,
+        advisories_attempted_at: iso(vuln?.attemptedAt),
+      };
+    }),
     remotes: remotes.map(({ remote, obs: o }) => ({
       type: remote.type,
       url: remote.url,

@@ -202,38 +202,6 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
           set: { attemptedAt: sql`excluded.attempted_at`, lastError: sql`excluded.last_error` },
         });
     }
-    await mirrorIntoPackageObservations(tx, items);
     return await detectStateChanges(tx, before, await loadServerEvidence(tx, affected), at);
   },
 };
-
-/**
- * package_observations.advisories* carries the look-up of the version most
- * listings of the package name (advisories_version null: unpinned), for
- * readers that keep one row per package; vuln_observations has every version.
- */
-async function mirrorIntoPackageObservations(tx: Tx, items: VulnItem[]): Promise<void> {
-  const pkgs = [...new Map(items.map((i) => [`${i.ecosystem}\u0000${i.identifier}`, { ecosystem: i.ecosystem, identifier: i.identifier }])).values()];
-  if (!pkgs.length) return;
-  await tx.execute(sql`
-    with wanted as (select * from jsonb_to_recordset(${jsonParam(pkgs)}) as w(ecosystem text, identifier text)),
-    listed as (
-      select sp.ecosystem, sp.identifier, coalesce(sp.version, '') as listed_version, count(*) as n
-      from server_packages sp
-      join servers s on s.latest_version_id = sp.version_id and s.delisted_at is null
-      join wanted w on w.ecosystem = sp.ecosystem and w.identifier = sp.identifier
-      group by 1, 2, 3),
-    primary_version as (
-      select distinct on (ecosystem, identifier) ecosystem, identifier, listed_version
-      from listed order by ecosystem, identifier, n desc, listed_version desc)
-    insert into package_observations (ecosystem, identifier, advisories, advisories_version, advisories_observed_at, advisories_attempted_at, advisories_error)
-    select v.ecosystem, v.identifier, v.advisories, nullif(v.listed_version, ''), v.observed_at, v.attempted_at, v.last_error
-    from primary_version p
-    join vuln_observations v on v.ecosystem = p.ecosystem and v.identifier = p.identifier and v.listed_version = p.listed_version
-    on conflict (ecosystem, identifier) do update set
-      advisories = excluded.advisories,
-      advisories_version = excluded.advisories_version,
-      advisories_observed_at = excluded.advisories_observed_at,
-      advisories_attempted_at = excluded.advisories_attempted_at,
-      advisories_error = excluded.advisories_error`);
-}

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import {
   packageObservations,
@@ -9,6 +9,7 @@ import {
   servers,
   vulnObservations,
 } from "@/lib/db/schema";
+import { advisoriesAreCurrent, vulnOfListedVersion } from "@/lib/facts/listed-advisories";
 import { computeServerState, type ServerState, type ServerStateInput } from "./server-state";
 
 export const CHECKED_ECOSYSTEMS = ["jspkg", "pypkg"] as const;
@@ -71,14 +72,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
           packageObservations,
           and(eq(packageObservations.ecosystem, serverPackages.ecosystem), eq(packageObservations.identifier, serverPackages.identifier)),
         )
-        .leftJoin(
-          vulnObservations,
-          and(
-            eq(vulnObservations.ecosystem, serverPackages.ecosystem),
-            eq(vulnObservations.identifier, serverPackages.identifier),
-            eq(vulnObservations.listedVersion, sql`coalesce(${serverPackages.version}, '')`),
-          ),
-        )
+        .leftJoin(vulnObservations, vulnOfListedVersion)
         .where(and(inArray(serverPackages.versionId, versionIds), inArray(serverPackages.ecosystem, [...CHECKED_ECOSYSTEMS])))
         .orderBy(serverPackages.versionId, serverPackages.position)
     : [];
@@ -103,9 +97,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
         const observed = p.observedAt !== null && p.exists === true;
         const v = p.version ?? p.latestVersion;
         const vf = v ? versions[v] : undefined;
-        // advisories count only for the version the listing runs: the pinned one, or
-        // (unpinned) the registry's latest at the time of the look-up
-        const advisoriesCurrent = p.advisories !== null && (p.version !== null || p.queriedVersion === p.latestVersion);
+        const advisoriesCurrent = advisoriesAreCurrent(p.version, p, p.latestVersion);
         return {
           ecosystem: p.ecosystem,
           identifier: p.identifier,

@@ -1,5 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
+import { advisoriesAreCurrent, vulnOfListedVersion } from "@/lib/facts/listed-advisories";
 import {
   packageObservations,
   remoteObservations,
@@ -63,14 +64,7 @@ export async function readServerObservations(q: Queryable, name: string): Promis
           .select({ pkg: serverPackages, obs: packageObservations, vuln: vulnObservations })
           .from(serverPackages)
           .leftJoin(packageObservations, and(eq(packageObservations.ecosystem, serverPackages.ecosystem), eq(packageObservations.identifier, serverPackages.identifier)))
-          .leftJoin(
-            vulnObservations,
-            and(
-              eq(vulnObservations.ecosystem, serverPackages.ecosystem),
-              eq(vulnObservations.identifier, serverPackages.identifier),
-              eq(vulnObservations.listedVersion, sql`coalesce(${serverPackages.version}, '')`),
-            ),
-          )
+          .leftJoin(vulnObservations, vulnOfListedVersion)
           .where(eq(serverPackages.versionId, versionId))
           .orderBy(serverPackages.position),
     versionId === null
@@ -87,7 +81,7 @@ export async function readServerObservations(q: Queryable, name: string): Promis
     server: { id: s.id, name: s.name, registryStatus: s.registryStatus, listed: s.delistedAt === null, latestVersion: s.latestVersion, specEra: s.specEra },
     repository: row.repo ? { id: row.repo.id, url: row.repo.url, host: row.repo.host, owner: row.repo.owner, name: row.repo.name, observation: row.obs } : null,
     packages: pkgs.map(({ pkg, obs, vuln }) => {
-      const current = vuln?.advisories != null && (pkg.version !== null || vuln.queriedVersion === (obs?.latestVersion ?? null));
+      const current = advisoriesAreCurrent(pkg.version, vuln, obs?.latestVersion ?? null);
       return {
         ecosystem: pkg.ecosystem,
         identifier: pkg.identifier,

@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
-import { packageObservations, remoteObservations, repositoryObservations, serverPackages, servers } from "@/lib/db/schema";
+import { packageObservations, remoteObservations, repositoryObservations, serverPackages, servers, vulnObservations } from "@/lib/db/schema";
 import { recordChanges, type ChangeKind } from "@/lib/harvest/record-changes";
 import { listing } from "./catalog-fixture";
 
@@ -77,10 +77,15 @@ export async function seedPageFixture(db: Db, now = new Date()): Promise<void> {
     versions: { "1.4.2": {} },
     observedAt: observed,
     attemptedAt: observed,
+  });
+  await db.insert(vulnObservations).values({
+    ecosystem: pkg.ecosystem,
+    identifier: pkg.identifier,
+    listedVersion: pkg.version ?? "",
+    queriedVersion: pkg.version ?? "1.4.2",
     advisories: [],
-    advisoriesVersion: "1.4.2",
-    advisoriesObservedAt: observed,
-    advisoriesAttemptedAt: observed,
+    observedAt: observed,
+    attemptedAt: observed,
   });
   await db.insert(remoteObservations).values([
     { url: "https://mcp.acme.example/mcp", type: "streamable-http", live: true, httpStatus: 200, observedAt: observed, attemptedAt: observed },

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { POST as auditPost } from "@/app/v1/audit/route";
 import { POST as resolvePost } from "@/app/v1/resolve/route";
 import type { Db } from "@/lib/db/client";
-import { evaluations, packageObservations, repositories, repositoryObservations } from "@/lib/db/schema";
+import { evaluations, packageObservations, repositories, repositoryObservations, serverPackages, vulnObservations } from "@/lib/db/schema";
 import { auditResultSchema, resolveResultSchema } from "@/lib/schemas/config-audit";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
@@ -55,11 +55,12 @@ async function observePackage(db: Db, ecosystem: string, identifier: string, ver
     versions: exists ? { [version]: {} } : null,
     observedAt: ago(2),
     attemptedAt: ago(2),
-    advisories: [],
-    advisoriesVersion: version,
-    advisoriesObservedAt: ago(1),
-    advisoriesAttemptedAt: ago(1),
   });
+  // the listing pins `version` or names none (then the latest, `version`, is what was looked up)
+  const listed = await db.select({ version: serverPackages.version }).from(serverPackages).where(and(eq(serverPackages.ecosystem, ecosystem), eq(serverPackages.identifier, identifier)));
+  for (const listedVersion of new Set(listed.map((l) => l.version ?? ""))) {
+    await db.insert(vulnObservations).values({ ecosystem, identifier, listedVersion, queriedVersion: version, advisories: [], observedAt: ago(1), attemptedAt: ago(1) });
+  }
 }
 
 let db: Db;

@@ -18,7 +18,7 @@ async function storedFacts(db: Db) {
   return {
     repos: await q(`select repository_id, exists, http_status, archived, disabled, fork, pushed_at, stars, owner_login, owner_type, renamed_to, host_repo_id, observed_at
                     from repository_observations order by 1`),
-    packages: await q(`select ecosystem, identifier, exists, unpublished, latest_version, versions, deprecated, observed_at, advisories, advisories_version, advisories_observed_at
+    packages: await q(`select ecosystem, identifier, exists, unpublished, latest_version, versions, deprecated, observed_at
                        from package_observations order by 1, 2`),
     vulns: await q(`select ecosystem, identifier, listed_version, queried_version, advisories, observed_at from vuln_observations order by 1, 2, 3`),
     remotes: await q(`select url, type, live, http_status, tools_hash, tools_count, server_info, observed_at from remote_observations order by 1`),

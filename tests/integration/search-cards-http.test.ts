@@ -9,7 +9,7 @@ import { GET as coverageGet } from "@/app/v1/coverage/route";
 import { GET as healthGet } from "@/app/v1/health/route";
 import { GET as badgeGet } from "@/app/badge/[...name]/route";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
-import { packageObservations, remoteObservations, repositories, repositoryObservations } from "@/lib/db/schema";
+import { packageObservations, remoteObservations, repositories, repositoryObservations, vulnObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { clearReportMemo } from "@/lib/reports/memo";
 import { clearSearchCache } from "@/lib/search/result-cache";
@@ -93,10 +93,15 @@ async function seed() {
     versions: { "1.2.0": {} },
     observedAt: ago(0.2),
     attemptedAt: ago(0.2),
+  });
+  await db.insert(vulnObservations).values({
+    ecosystem: "jspkg",
+    identifier: "@acme/weather-mcp",
+    listedVersion: "1.2.0",
+    queriedVersion: "1.2.0",
     advisories: [],
-    advisoriesVersion: "1.2.0",
-    advisoriesObservedAt: ago(0.1),
-    advisoriesAttemptedAt: ago(0.1),
+    observedAt: ago(0.1),
+    attemptedAt: ago(0.1),
   });
   await db.insert(remoteObservations).values({ url: "https://weather.acme.example/mcp", type: "streamable-http", live: true, httpStatus: 200, observedAt: ago(0.05), attemptedAt: ago(0.05) });
 }

@@ -3,8 +3,8 @@ import { tstz } from "./columns";
 
 /**
  * The latest observation of one package on its registry (jspkg, pypkg), keyed by
- * ecosystem and identifier as the listing names it. Presence/deprecation and the
- * vulnerability look-up are observed separately, each with its own times.
+ * ecosystem and identifier as the listing names it: presence and deprecation. The
+ * vulnerability look-ups are per listed version, in vuln_observations.
  */
 export const packageObservations = pgTable(
   "package_observations",
@@ -23,12 +23,6 @@ export const packageObservations = pgTable(
     observedAt: tstz("observed_at"),
     attemptedAt: tstz("attempted_at"),
     lastError: text("last_error"),
-    /** Advisories affecting the listed version: [{id, summary, severity, modified}]; null until looked up. */
-    advisories: jsonb("advisories"),
-    advisoriesVersion: text("advisories_version"),
-    advisoriesObservedAt: tstz("advisories_observed_at"),
-    advisoriesAttemptedAt: tstz("advisories_attempted_at"),
-    advisoriesError: text("advisories_error"),
   },
   (t) => [primaryKey({ columns: [t.ecosystem, t.identifier] })],
 );

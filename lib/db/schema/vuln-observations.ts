@@ -6,7 +6,6 @@ import { tstz } from "./columns";
  * different versions of one package, so results are kept per listed version
  * ("" when the listing names none: then the registry's latest version at the
  * time, recorded in queried_version, is what was looked up).
- * package_observations.advisories* mirrors the version most listings name.
  */
 export const vulnObservations = pgTable(
   "vuln_observations",
