@@ -23,6 +23,12 @@ export interface ServiceContext<C extends PreflightCaller = PreflightCaller> {
    * call's `alongside` write happens in the charge's own statement (both or neither).
    */
   charge(subject: string, cost: number, extras?: ChargeExtras): Promise<unknown>;
+  /**
+   * Finishes the caller's admission (401, 429) when the adapter deferred it to the charge (the REST wrapper's
+   * one-statement path): called before a refresh, whose probe and limits must not be spent on a key that is
+   * refused. Adapters that admit up front leave it out.
+   */
+  admit?: () => Promise<void>;
   now?: () => Date;
 }
 
@@ -46,6 +52,7 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
     throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`);
   }
   if (input.refresh === "if_stale" && accountId) {
+    await ctx.admit?.();
     const pending = await beginRefresh(db, facts, { accountId, now: now() });
     if (pending) {
       await pending.run();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
-import { changes, remoteObservations } from "@/lib/db/schema";
+import { GET as stampGet } from "@/app/v1/stamp/route";
+import { changes, leases, remoteObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { preflightResultSchema } from "@/lib/schemas/preflight";
 import { resetDb } from "../helpers/db";
@@ -62,6 +63,19 @@ describe("refresh=if_stale", () => {
     expect(res.status).toBe(401);
     expect(await db.select().from(remoteObservations)).toEqual([]);
     expect(await walletRemaining(db, a.accountId)).toBe(45);
+  });
+
+  it("the stamp does not probe for a revoked known key either: 401, no observation, no cooldown lease", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    expect((await stampGet(request("/v1/stamp?name=io.github.test/down", { key: a.key }))).status).toBe(200); // the key is known now
+    await revokeApiKey(a.accountId, a.keyId, { db });
+    const res = await stampGet(request(`/v1/stamp?name=io.github.test/live&refresh=if_stale`, { key: a.key }));
+    expect(res.status).toBe(401);
+    expect(await db.select().from(remoteObservations)).toEqual([]);
+    expect(await db.select().from(leases)).toEqual([]);
+    // another account can refresh the server at once: nobody holds its cooldown
+    const b = await keyedAccount(db, { credits: 50 });
+    expect((await stampGet(request(`/v1/stamp?name=io.github.test/live&refresh=if_stale`, { key: b.key }))).status).toBe(200);
   });
 
   it("records a remote that does not answer as down, and strict blocks on it", async () => {

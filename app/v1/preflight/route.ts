@@ -10,9 +10,7 @@ export const dynamic = "force-dynamic";
 export const POST = withCaller(
   async ({ req, caller, charge, admit }) => {
     const input = await readJsonBody(req, preflightInputSchema);
-    // a refresh probes and spends before the charge: the key is admitted first, not by the charge
-    if (input.refresh === "if_stale") await admit();
-    return preflight(await getDb(), input, { caller, charge });
+    return preflight(await getDb(), input, { caller, charge, admit });
   },
   { metered: true, cost: PREFLIGHT_COST, admitWithCharge: true },
 );

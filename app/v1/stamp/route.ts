@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith } from "@/lib/api/request";
+import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { stampInputSchema } from "@/lib/schemas/preflight";
 import { stamp } from "@/lib/services/stamp";
@@ -9,9 +9,9 @@ import { otherMethods } from "@/lib/api/other-methods";
 export const dynamic = "force-dynamic";
 
 export const GET = withCaller(
-  async ({ url, caller, charge }) => {
-    const input = parseWith(stampInputSchema, Object.fromEntries(url.searchParams));
-    const line = await stamp(await getDb(), input, { caller, charge });
+  async ({ url, caller, charge, admit }) => {
+    const input = parseQuery(stampInputSchema, url);
+    const line = await stamp(await getDb(), input, { caller, charge, admit });
     return new Response(`${line}\n`, { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
   },
   { metered: true, cost: PREFLIGHT_COST, admitWithCharge: true },
