@@ -1,22 +1,46 @@
 import { z, type ZodType } from "zod";
 import { ApiError } from "./errors";
 
-/** One line naming each failed field, for the Error body's message. */
-export function describeZodError(err: z.ZodError): string {
+/** One line naming each failed field, for the Error body's message; `root` names the input as a whole. */
+export function describeZodError(err: z.ZodError, root = "body"): string {
   return err.issues
     .slice(0, 5)
     .map((i) => {
-      const where = i.path.length ? i.path.join(".") : "body";
+      const where = i.path.length ? i.path.join(".") : root;
       if (i.code === "unrecognized_keys") return `${where}: unknown field(s) ${i.keys.map((k) => `"${k}"`).join(", ")}`;
       return `${where}: ${i.message}`;
     })
     .join("; ");
 }
 
-export function parseWith<T>(schema: ZodType<T>, value: unknown): T {
+/**
+ * Validates one input (a JSON body, a query string, an MCP tool's arguments). Text holding a NUL character is
+ * refused first, whatever the schema: no name, query or label has one, and Postgres text cannot store it.
+ */
+export function parseWith<T>(schema: ZodType<T>, value: unknown, root = "body"): T {
+  const nul = pathOfNul(value);
+  if (nul !== null) throw new ApiError("invalid_request", `${nul || root}: must not contain NUL (\\u0000) characters`);
   const r = schema.safeParse(value);
-  if (!r.success) throw new ApiError("invalid_request", describeZodError(r.error));
+  if (!r.success) throw new ApiError("invalid_request", describeZodError(r.error, root));
   return r.data;
+}
+
+/** A URL's query parameters validated as one closed input. */
+export function parseQuery<T>(schema: ZodType<T>, url: URL): T {
+  return parseWith(schema, queryObject(url), "query");
+}
+
+/** The path ("" for the value itself) of the first string or key holding U+0000, or null. */
+function pathOfNul(value: unknown, path = "", depth = 0): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (typeof value !== "object" || value === null || depth > 64) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const at = path ? `${path}.${k}` : k;
+    if (k.includes("\u0000")) return at;
+    const found = pathOfNul(v, at, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** Reads a JSON body, capped in size, and validates it; every failure is a 400 (413 when too large). */

@@ -71,7 +71,8 @@ export async function loadFactsMany(db: Queryable, names: readonly string[]): Pr
  */
 export async function loadServerRecords(db: Queryable, names: readonly string[]): Promise<Map<string, ServerRecord>> {
   const out = new Map<string, ServerRecord>();
-  const unique = [...new Set(names)];
+  // no listed name holds a NUL (Postgres text cannot): such a name is simply not in the catalog
+  const unique = [...new Set(names)].filter((n) => !n.includes("\u0000"));
   if (!unique.length) return out;
   const [sync, brands] = await Promise.all([
     db

@@ -137,5 +137,6 @@ export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 /** Query of GET /v1/server and the lookalikes: one exact canonical name. */
 export const serverNameQuerySchema = z.object({
-  name: z.string({ error: "name is required" }).min(1).max(300),
+  // the custom message only for a missing name: the length checks keep their own
+  name: z.string({ error: (issue) => (issue.input === undefined ? "name is required" : undefined) }).min(1).max(300),
 });

@@ -30,6 +30,7 @@ export interface ServerPageView {
  */
 export async function getServerPage(db: Db, name: string, opts: { now?: Date } = {}): Promise<ServerPageView | null> {
   const now = opts.now ?? new Date();
+  if (name.includes("\u0000")) return null; // no listed name holds one (Postgres text cannot)
   const [records, changes] = await Promise.all([
     loadServerRecords(db, [name]),
     listChanges(db, { server_name: name, limit: SERVER_PAGE_CHANGES }),

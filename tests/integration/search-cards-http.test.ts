@@ -214,9 +214,11 @@ describe("GET /v1/server", () => {
     expect(res.headers.get("x-ratelimit-remaining")).toBe("10");
     const missing = await get(serverGet, "/v1/server");
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({ ok: false, error: "invalid_request" });
+    expect(await missing.json()).toMatchObject({ ok: false, error: "invalid_request", message: "name: name is required" });
     const long = await get(serverGet, `/v1/server?name=${"a".repeat(301)}`);
     expect(long.status).toBe(400);
+    // the length check keeps its own message (the "required" one is for a missing name only)
+    expect((await long.json()).message).toMatch(/^name: Too big: .*<=300 characters$/);
     expect(long.headers.get("x-ratelimit-remaining")).toBe("10");
   });
 

@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith, queryObject } from "@/lib/api/request";
+import { parseQuery } from "@/lib/api/request";
 import { readConfigBody } from "@/lib/api/read-config-body";
 import { prefersText } from "@/lib/api/prefers-text";
 import { CREDIT_COSTS } from "@/lib/config";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 // POST /v1/audit?strict=1&policy_id=…&filename=… with the config file as the body (docs/config-audit.md).
 export const POST = withCaller(
   async ({ req, url, caller, charge, headers }) => {
-    const query = parseWith(auditQuerySchema, queryObject(url));
+    const query = parseQuery(auditQuerySchema, url);
     const text = await readConfigBody(req);
     const result = await auditConfig(await getDb(), { text, ...query }, { caller, charge });
     headers.set("x-catalog-exit-code", String(result.exit_code));

@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith, queryObject } from "@/lib/api/request";
+import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { serverNameQuerySchema } from "@/lib/schemas/health-card";
 import { listLookalikes } from "@/lib/services/list-lookalikes";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 /** GET /v1/lookalikes?name=: REST twin of catalog_lookalikes (exact-name collisions); 404 for unknown names. 1 credit. */
 export const GET = withCaller(
   async ({ url, charge }) => {
-    const { name } = parseWith(serverNameQuerySchema, queryObject(url));
+    const { name } = parseQuery(serverNameQuerySchema, url);
     return listLookalikes(await getDb(), name, { charge });
   },
   { metered: true },

@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith, queryObject } from "@/lib/api/request";
+import { parseQuery } from "@/lib/api/request";
 import { readConfigBody } from "@/lib/api/read-config-body";
 import { getDb } from "@/lib/db/client";
 import { resolveQuerySchema } from "@/lib/schemas/config-audit";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 // POST /v1/resolve[?filename=…]: the audit's parsing and resolution without verdicts; unmetered.
 export const POST = withCaller(async ({ req, url }) => {
-  const query = parseWith(resolveQuerySchema, queryObject(url));
+  const query = parseQuery(resolveQuerySchema, url);
   const text = await readConfigBody(req);
   return resolveConfig(await getDb(), { text, filename: query.filename });
 });

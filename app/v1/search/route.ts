@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith, queryObject } from "@/lib/api/request";
+import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { searchQuerySchema } from "@/lib/schemas/health-card";
 import { searchServers } from "@/lib/services/search-servers";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 /** GET /v1/search?q=&limit=: ranked HealthCards. Optional key; 1 credit (or anonymous lookup) per distinct query a day. */
 export const GET = withCaller(
   async ({ url, charge }) => {
-    const input = parseWith(searchQuerySchema, queryObject(url));
+    const input = parseQuery(searchQuerySchema, url);
     return searchServers(await getDb(), input, { charge });
   },
   { metered: true },

@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith, queryObject } from "@/lib/api/request";
+import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { serverNameQuerySchema } from "@/lib/schemas/health-card";
 import { getServerCard } from "@/lib/services/get-server-card";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 /** GET /v1/server?name=: the HealthCard of one exact canonical name; 404 otherwise. 1 credit per server a day. */
 export const GET = withCaller(
   async ({ url, charge }) => {
-    const { name } = parseWith(serverNameQuerySchema, queryObject(url));
+    const { name } = parseQuery(serverNameQuerySchema, url);
     return getServerCard(await getDb(), name, { charge });
   },
   { metered: true },

@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith, queryObject, readJsonBody } from "@/lib/api/request";
+import { parseQuery, readJsonBody } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { watchDeleteQuerySchema, watchInputSchema } from "@/lib/schemas/watch";
 import { createWatch, WATCH_SUBSCRIBE_COST } from "@/lib/services/create-watch";
@@ -24,7 +24,7 @@ export const GET = withCaller(async ({ caller }) => listWatches(await getDb(), c
 /** DELETE /v1/watch?id=wat_…: unsubscribe. */
 export const DELETE = withCaller(
   async ({ url, caller }) => {
-    const { id } = parseWith(watchDeleteQuerySchema, queryObject(url));
+    const { id } = parseQuery(watchDeleteQuerySchema, url);
     return deleteWatch(await getDb(), caller, id);
   },
   { keyRequired: true },

@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith, queryObject } from "@/lib/api/request";
+import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { watchDeliveriesQuerySchema } from "@/lib/schemas/watch";
 import { listWatchDeliveries } from "@/lib/services/list-watch-deliveries";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 /** GET /v1/watch/deliveries?id=wat_…&limit=: a watch's newest deliveries and their attempts. */
 export const GET = withCaller(
   async ({ url, caller }) => {
-    const { id, limit } = parseWith(watchDeliveriesQuerySchema, queryObject(url));
+    const { id, limit } = parseQuery(watchDeliveriesQuerySchema, url);
     return listWatchDeliveries(await getDb(), caller, id, limit);
   },
   { keyRequired: true },

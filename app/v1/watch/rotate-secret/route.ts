@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseWith, queryObject } from "@/lib/api/request";
+import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { watchDeleteQuerySchema } from "@/lib/schemas/watch";
 import { rotateWatchSecret } from "@/lib/services/rotate-watch-secret";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 /** POST /v1/watch/rotate-secret?id=wat_…: a new signing secret, shown in this response only. */
 export const POST = withCaller(
   async ({ url, caller }) => {
-    const { id } = parseWith(watchDeleteQuerySchema, queryObject(url));
+    const { id } = parseQuery(watchDeleteQuerySchema, url);
     return rotateWatchSecret(await getDb(), caller, id);
   },
   { keyRequired: true },
