@@ -16,7 +16,6 @@ const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
 /** The JSON-RPC body, capped in size; null for a body that is not JSON (the transport answers that itself). */
 async function readMessage(req: Request): Promise<{ parsed: unknown } | Response> {
-  if (req.method !== "POST") return { parsed: undefined };
   let text: string;
   try {
     text = await readTextBody(req, MAX_MCP_BODY_BYTES);
@@ -71,4 +70,17 @@ async function mcp(req: Request): Promise<Response> {
   }
 }
 
-export { mcp as GET, mcp as POST, mcp as DELETE };
+/**
+ * GET (a server-to-client SSE stream) and DELETE (ending a session): a stateless endpoint has neither, and
+ * the MCP transport spec's answer for both is 405. A 200 whose stream closed at once made SDK clients
+ * re-open it every second for as long as they stayed connected.
+ */
+function methodNotAllowed(req: Request): Response {
+  const what = req.method === "GET" ? "this endpoint offers no server-to-client stream" : "this endpoint is stateless: there is no session to end";
+  return json(
+    { jsonrpc: "2.0", id: null, error: { code: -32000, message: `Method not allowed: ${what}; send JSON-RPC messages with POST` } },
+    { status: 405, headers: { allow: "POST" } },
+  );
+}
+
+export { mcp as POST, methodNotAllowed as GET, methodNotAllowed as DELETE };

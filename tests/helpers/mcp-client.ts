@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { DELETE as mcpDelete, GET as mcpGet } from "@/app/mcp/route";
 
 type Handler = (req: Request) => Promise<Response>;
 
@@ -14,7 +15,11 @@ export async function connectMcp(target: Handler | string, opts: { key?: string;
   const fetchImpl =
     typeof target === "string"
       ? undefined
-      : async (input: string | URL | Request, init?: RequestInit) => target(new Request(input instanceof Request ? input.url : input, init));
+      : async (input: string | URL | Request, init?: RequestInit) => {
+          // as Next would route it: the given handler takes POSTs, the route's own exports the rest
+          const req = new Request(input instanceof Request ? input.url : input, init);
+          return req.method === "GET" ? mcpGet(req) : req.method === "DELETE" ? mcpDelete(req) : target(req);
+        };
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: fetchImpl as typeof fetch | undefined });
   const client = new Client({ name: "mcp-preflight-tests", version: "1" });
   await client.connect(transport);

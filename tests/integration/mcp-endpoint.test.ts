@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { POST as mcpPost } from "@/app/mcp/route";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { DELETE as mcpDelete, GET as mcpGet, POST as mcpPost } from "@/app/mcp/route";
 import { TOOL_NAMES } from "@/lib/mcp/register-tools";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
@@ -73,6 +74,28 @@ describe("/mcp", () => {
     expect(stamp.structuredContent.stamp).toMatch(/^CATALOG-STAMP\/1 \w+ io\.github\.acme\/weather builtin:baseline@1 /);
     const policies = await call(c, "catalog_policy_list");
     expect(policyCatalogSchema.parse(policies.structuredContent)).toEqual(await (await policiesGet(request("/v1/policies"))).json());
+  });
+
+  it("answers GET and DELETE with 405 (no server stream, no session), and an SDK client neither polls nor fails", async () => {
+    for (const method of ["GET", "DELETE"] as const) {
+      const res = await (method === "GET" ? mcpGet : mcpDelete)(request("/mcp", { method, headers: { accept: "application/json, text/event-stream" } }));
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST");
+      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/^Method not allowed/) } });
+    }
+    // the SDK client asks for the stream once after initialize, takes the 405 as "no stream" and goes on
+    let gets = 0;
+    const fetchImpl = async (input: string | URL | Request, init?: RequestInit) => {
+      const req = new Request(input instanceof Request ? input.url : input, init);
+      if (req.method === "GET") gets++;
+      return req.method === "GET" ? mcpGet(req) : req.method === "DELETE" ? mcpDelete(req) : mcpPost(req);
+    };
+    const c = new Client({ name: "polling-check", version: "1" });
+    await c.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchImpl as typeof fetch }));
+    clients.push(c);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await c.listTools()).tools.length).toBe(TOOL_NAMES.length);
+    expect(gets).toBeLessThanOrEqual(1);
   });
 
   it("catalog_credits needs a key and then matches GET /v1/credits", async () => {
