@@ -1,13 +1,11 @@
 import { z } from "zod";
 import { policyIdSchema, dateTimeSchema } from "./preflight";
+import { flagParam } from "./params";
 
 // Config audit and resolve (contract: Config audit; DESIGN §9). The request body is the raw config file; the
 // query carries the options. Responses are closed: tests check our own output against these.
 
-const flag = z
-  .enum(["1", "0", "true", "false"])
-  .transform((v) => v === "1" || v === "true")
-  .optional();
+const flag = flagParam.optional();
 
 /** A file name or path (`.vscode/mcp.json`) that tells the syntax and the client; optional. */
 const filenameSchema = z.string().min(1).max(500).optional();

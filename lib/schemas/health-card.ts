@@ -3,6 +3,7 @@ import { HEALTH_VALUES } from "@/lib/engine/health";
 import { FACTOR_STATUSES, TRUST_PILLARS } from "@/lib/engine/trust/trust-factor";
 import { factsSchema } from "@/lib/engine/facts";
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
+import { integerParam } from "./params";
 
 // Zod mirrors of the contract's HealthCard and SearchResult (spec/interface.md), strict: every field the
 // contract lists is required, and the further fields the card carries (the contract allows them) are
@@ -125,11 +126,7 @@ export const searchQuerySchema = z.object({
     .string({ error: "q is required" })
     .transform((s) => s.trim())
     .pipe(z.string().min(SEARCH_QUERY_MIN, `q must be at least ${SEARCH_QUERY_MIN} characters`).max(SEARCH_QUERY_MAX)),
-  limit: z
-    .string()
-    .regex(/^\d+$/, "limit must be an integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(SEARCH_LIMIT_MAX))
+  limit: integerParam("limit", 1, SEARCH_LIMIT_MAX)
     .optional()
     .transform((n) => n ?? SEARCH_LIMIT_DEFAULT),
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { HEALTH_VALUES } from "@/lib/engine/health";
 import { RECENT_LIMIT_DEFAULT, RECENT_LIMIT_MAX } from "@/lib/config";
 import { healthCardSchema } from "./health-card";
+import { integerParam } from "./params";
 
 // Zod mirrors of the bodies of GET /v1/stats, /v1/recent and /v1/coverage. The contract leaves them open
 // ("not shown"); docs/search-and-cards.md describes them, and these strict schemas hold the code to it.
@@ -26,11 +27,7 @@ export const statsReportSchema = z.strictObject({
 export type StatsReport = z.infer<typeof statsReportSchema>;
 
 export const recentQuerySchema = z.object({
-  limit: z
-    .string()
-    .regex(/^\d+$/, "limit must be an integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(RECENT_LIMIT_MAX))
+  limit: integerParam("limit", 1, RECENT_LIMIT_MAX)
     .optional()
     .transform((n) => n ?? RECENT_LIMIT_DEFAULT),
   cursor: z.string().min(1).max(500).optional(),

@@ -65,11 +65,12 @@ const makeWatch = async (key: string) => {
 };
 
 const TWINS: Twin[] = [
-  { tool: "catalog_search", args: { q: "weather" }, rest: (key) => searchGet(request("/v1/search?q=weather", { key })), cost: 1 },
+  // numbers and booleans as JSON values (the contract's types), their text forms on the REST query string
+  { tool: "catalog_search", args: { q: "weather", limit: 5 }, rest: (key) => searchGet(request("/v1/search?q=weather&limit=5", { key })), cost: 1 },
   { tool: "catalog_lookup", args: { name: "io.github.acme/weather" }, rest: (key) => serverGet(request("/v1/server?name=io.github.acme/weather", { key })), cost: 1 },
   { tool: "catalog_lookalikes", args: { name: "io.github.acme/weather" }, rest: (key) => lookalikesGet(request("/v1/lookalikes?name=io.github.acme/weather", { key })), cost: 1 },
   { tool: "catalog_stats", args: {}, rest: (key) => statsGet(request("/v1/stats", { key })), cost: 0 },
-  { tool: "catalog_recent", args: {}, rest: (key) => recentGet(request("/v1/recent", { key })), cost: 0 },
+  { tool: "catalog_recent", args: { limit: 3 }, rest: (key) => recentGet(request("/v1/recent?limit=3", { key })), cost: 0 },
   { tool: "catalog_coverage", args: {}, rest: (key) => coverageGet(request("/v1/coverage", { key })), cost: 0 },
   { tool: "catalog_changes", args: {}, rest: (key) => changesGet(request("/v1/changes", { key })), cost: 0 },
   {
@@ -101,7 +102,7 @@ const TWINS: Twin[] = [
   },
   {
     tool: "catalog_audit_config",
-    args: { config: CONFIG, strict: "1" },
+    args: { config: CONFIG, strict: true },
     rest: (key) => auditPost(request("/v1/audit?strict=1", { key, body: CONFIG })),
     cost: 1,
   },

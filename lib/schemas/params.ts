@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+// Parameters that arrive as text in a query string and as JSON values in MCP tool arguments: one schema for
+// both, so a client may send the number or the boolean the contract describes, or its text form.
+
+/** An integer from `min` to `max`: a JSON integer, or its decimal digits as a query string carries them. */
+export function integerParam(name: string, min: number, max: number) {
+  return z
+    .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)], { error: `${name} must be an integer` })
+    .pipe(z.number().int().min(min).max(max));
+}
+
+/** A yes/no option: a JSON boolean, or 1/0/true/false as text. */
+export const flagParam = z.union([z.boolean(), z.enum(["1", "0", "true", "false"]).transform((v) => v === "1" || v === "true")], {
+  error: "must be true or false (1 or 0)",
+});
