@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import { verifyEvaluation } from "@/lib/engine";
 
-const file = process.argv.slice(2).find((a) => !a.startsWith("-"));
+// "-" is standard input; other arguments starting with "-" are options (none yet)
+const file = process.argv.slice(2).find((a) => a === "-" || !a.startsWith("-"));
 if (!file) {
   console.error("usage: npm run verify -- <evaluation.json>   (use - for standard input)");
   process.exit(2);
@@ -21,7 +22,7 @@ try {
 const report = verifyEvaluation(input);
 for (const w of report.warnings) console.warn(`warning: ${w}`);
 if (report.ok) {
-  console.log("verified: digests, decision, reasons and valid_until match");
+  console.log("verified: digests, decision, reasons, valid_until and the fixed fields match");
   process.exit(0);
 }
 for (const m of report.mismatches) console.error(`mismatch: ${m}`);

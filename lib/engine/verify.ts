@@ -41,6 +41,13 @@ const REQUIRED = [
   "reasons",
 ] as const;
 
+const FIXED_VALUES: readonly [string, unknown][] = [
+  ["decision_scope", "public_evidence_policy"],
+  ["audit_signed", false],
+  ["ruleset_id", "preflight-ruleset"],
+  ["ruleset_revision", 1],
+];
+
 /**
  * Recomputes, offline, everything an evaluation states that follows from its facts, policy id, evaluation time
  * and engine version: the three digests, the decision, the reasons (byte for byte in canonical JSON) and
@@ -66,6 +73,10 @@ export function verifyEvaluation(input: unknown): VerifyReport {
   if (!policy) {
     mismatches.push(`policy_id ${String(ev.policy_id)} is not a built-in policy`);
     return done();
+  }
+  // values the contract fixes: a result stating anything else is not one this engine (or any) produced
+  for (const [field, fixed] of FIXED_VALUES) {
+    if (ev[field] !== undefined && ev[field] !== fixed) mismatches.push(`${field} is ${JSON.stringify(ev[field])}, but it is always ${JSON.stringify(fixed)}`);
   }
   if (ev.policy_revision !== undefined && ev.policy_revision !== policy.revision) {
     mismatches.push(`policy_revision is ${String(ev.policy_revision)}, but ${policy.id} has revision ${policy.revision}`);

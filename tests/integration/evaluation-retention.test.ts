@@ -85,6 +85,10 @@ describe("npm run verify", () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/mismatch: .*facts_digest/);
     expect(run(path.join(dir, "missing.json")).status).toBe(2);
+    // "-" reads standard input
+    const piped = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/verify.ts", "-"], { encoding: "utf8", input: JSON.stringify(detail) });
+    expect(piped.stdout).toMatch(/verified/);
+    expect(piped.status).toBe(0);
   });
 });
 

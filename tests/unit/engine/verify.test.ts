@@ -88,6 +88,22 @@ describe("verifyEvaluation", () => {
     ]);
   });
 
+  it("reports values the contract fixes when they are stated otherwise", () => {
+    for (const [field, forged] of [
+      ["decision_scope", "security"],
+      ["audit_signed", true],
+      ["ruleset_id", "other-ruleset"],
+      ["ruleset_revision", 2],
+    ] as const) {
+      const detail = detailOf(ev);
+      detail.evaluation[field] = forged;
+      expect(verifyEvaluation(detail).mismatches, field).toEqual([`${field} is ${JSON.stringify(forged)}, but it is always ${JSON.stringify(detailOf(ev).evaluation[field])}`]);
+    }
+    const result = JSON.parse(JSON.stringify(toPreflightResult(ev, null)));
+    result.audit_signed = true;
+    expect(verifyEvaluation(result).ok).toBe(false);
+  });
+
   it("reports malformed input without throwing", () => {
     expect(verifyEvaluation(null).mismatches).toEqual(["input is not an evaluation object"]);
     expect(verifyEvaluation({ ok: true, evaluation: {} }).ok).toBe(false);
