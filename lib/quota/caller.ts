@@ -31,6 +31,8 @@ export interface QuotaState {
   burst?: WindowState;
   /** Anonymous callers: distinct lookups today. */
   daily?: WindowState;
+  /** Anonymous callers charged in another keyless allowance (config audits): that allowance today. */
+  allowance?: WindowState & { name: string };
   /** Keyed callers: the wallet's remaining credits. */
   creditsRemaining?: number;
 }

@@ -104,10 +104,12 @@ export async function chargeCaller(
     subject,
     limit: allowance.limit,
   });
+  // a repeat leaves the allowance's window unread: the headers then show the windows already known
   if (used === "repeat") return { charged: 0, repeat: true, state };
   if (used === "full") {
     const resetAt = startOfNextUtcDay(now);
     if (allowance.name === "lookups") state.daily = dailyWindow(allowance.limit, now, allowance.limit);
+    else state.allowance = { name: allowance.name, ...dailyWindow(allowance.limit, now, allowance.limit) };
     throw new ApiError(
       "rate_limited",
       `without an API key a client IP gets ${allowance.limit} distinct ${allowance.name} per UTC day; repeats are free, and a free account key lifts this`,
@@ -115,6 +117,7 @@ export async function chargeCaller(
     );
   }
   if (allowance.name === "lookups") state.daily = dailyWindow(used, now, allowance.limit);
+  else state.allowance = { name: allowance.name, ...dailyWindow(used, now, allowance.limit) };
   return { charged: 0, repeat: false, state };
 }
 

@@ -7,7 +7,8 @@ import { secondsUntil } from "./utc";
  *   x-tier                     free | registered | pro
  *   x-ratelimit-limit/-remaining/-reset   the window closest to running out: keyed
  *                              callers' per-minute burst window; anonymous callers'
- *                              daily lookups unless the burst window has fewer left.
+ *                              daily lookups (or the allowance the route charges, such as
+ *                              "audits") unless the burst window has fewer left.
  *                              -reset is epoch seconds; x-ratelimit-resource names it.
  *   x-credits-remaining        keyed callers' wallet
  *   RateLimit-Policy           every window: "burst";q=60;w=60[, "daily";q=10;w=86400]
@@ -18,8 +19,9 @@ export function quotaHeaders(caller: Caller, state: QuotaState, now: Date = new 
   const windows: [string, WindowState][] = [];
   if (state.burst) windows.push(["burst", state.burst]);
   if (state.daily) windows.push(["daily", state.daily]);
+  if (state.allowance) windows.push([state.allowance.name, state.allowance]);
   if (windows.length) {
-    // the daily allowance wins ties: it is the one a person plans around
+    // the daily allowances win ties: they are what a person plans around
     const [name, w] = windows.reduce((a, b) => (b[1].remaining <= a[1].remaining ? b : a));
     h["x-ratelimit-limit"] = String(w.limit);
     h["x-ratelimit-remaining"] = String(w.remaining);

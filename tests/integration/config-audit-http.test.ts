@@ -316,7 +316,10 @@ describe("POST /v1/audit: limits", () => {
   it("lets a keyless IP audit one config a UTC day: the same config again is free, another is 429", async () => {
     const ip = "203.0.113.50";
     const first = config({ good: PASS_ENTRY });
-    expect((await audit(first, { ip })).status).toBe(200);
+    const firstRes = await audit(first, { ip });
+    expect(firstRes.status).toBe(200);
+    // the headers describe the audit allowance it used, the window closest to running out
+    expect([firstRes.headers.get("x-ratelimit-resource"), firstRes.headers.get("x-ratelimit-limit"), firstRes.headers.get("x-ratelimit-remaining")]).toEqual(["audits", "1", "0"]);
     // a failed parse spends nothing
     expect((await audit("{ broken", { ip })).status).toBe(400);
     expect((await audit(first, { ip, query: "strict=1" })).status).toBe(200);
@@ -327,6 +330,8 @@ describe("POST /v1/audit: limits", () => {
     expect(body.retry_after).toBeGreaterThan(0);
     expect(Date.parse(body.reset_at)).toBeGreaterThan(Date.now());
     expect(other.headers.get("retry-after")).toBe(String(body.retry_after));
+    expect([other.headers.get("x-ratelimit-resource"), other.headers.get("x-ratelimit-limit"), other.headers.get("x-ratelimit-remaining")]).toEqual(["audits", "1", "0"]);
+    expect(other.headers.get("ratelimit-policy")).toContain('"audits";q=1;w=86400');
     // another IP has its own allowance, and the audit allowance is not the lookups allowance
     expect((await audit(config({ bad: BLOCK_ENTRY }), { ip: "203.0.113.51" })).status).toBe(200);
   });
