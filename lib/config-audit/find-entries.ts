@@ -142,15 +142,12 @@ function checkField(obj: Obj, field: string, path: (string | number)[], ok: (v: 
   throw new ConfigShapeError(`${[...path, field].map(String).join(".")} must be ${want}, not ${typeName(v)}`, [...path, field]);
 }
 
+/** The launch arguments (checked to be a list of strings, as every client requires). */
 function argList(v: unknown): string[] {
-  if (!Array.isArray(v)) return typeof v === "string" && v.trim() ? [v] : [];
-  const out: string[] = [];
-  for (const a of v) {
-    if (typeof a === "string") out.push(a);
-    else if (typeof a === "number" || typeof a === "boolean") out.push(String(a));
-  }
-  return out;
+  return Array.isArray(v) ? (v as string[]) : [];
 }
+
+const isStringList = (v: unknown) => Array.isArray(v) && v.every((a) => typeof a === "string");
 
 function toEntry(key: string, value: unknown, map: FoundMap, honoured: boolean, layout: LayoutId, path: (string | number)[]): ConfigEntry {
   const mapKey = map.mapKey;
@@ -160,7 +157,9 @@ function toEntry(key: string, value: unknown, map: FoundMap, honoured: boolean, 
   const launch: Obj = isObj(e.transport) ? e.transport : e;
   const launchPath = launch === e ? path : [...path, "transport"];
   checkField(launch, "command", launchPath, (v) => typeof v === "string" || (isObj(v) && (v.path === undefined || typeof v.path === "string")), "a string");
-  checkField(launch, "args", launchPath, (v) => typeof v === "string" || (Array.isArray(v) && v.every((a) => ["string", "number", "boolean"].includes(typeof a))), "a list of strings");
+  // a bare string or a number would be read as some other package than the client runs (or none): refused
+  checkField(launch, "args", launchPath, isStringList, "a list of strings");
+  if (isObj(launch.command)) checkField(launch.command, "args", [...launchPath, "command"], isStringList, "a list of strings");
   for (const f of ["url", "serverUrl", "httpUrl"]) checkField(launch, f, launchPath, (v) => typeof v === "string", "a string");
   let command = str(launch.command);
   let args = argList(launch.args);

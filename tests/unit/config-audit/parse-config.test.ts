@@ -150,6 +150,10 @@ describe("parseConfig: layouts and the keys each client reads", () => {
     expect(parseError('{"mcpServers": 42}').message).toMatch(/mcpServers must be an object or a list of servers, not a number/);
     expect(parseError('{"servers": {"a": {"command": 5}}}').message).toMatch(/servers\.a\.command must be a string, not a number/);
     expect(parseError('{"mcpServers": {"a": {"command": "npx", "args": [{"x": 1}]}}}').message).toMatch(/args must be a list of strings/);
+    // a bare string or a number would hide the package the client runs (or name a package "1"): refused too
+    expect(parseError('{"mcpServers": {"a": {"command": "npx", "args": "-y lotus-wisdom-mcp"}}}').message).toMatch(/mcpServers\.a\.args must be a list of strings, not a string/);
+    expect(parseError('{"mcpServers": {"a": {"command": "npx", "args": [1]}}}').message).toMatch(/args must be a list of strings, not an array/);
+    expect(parseError('{"context_servers": {"a": {"command": {"path": "npx", "args": "x"}}}}').message).toMatch(/command\.args must be a list of strings/);
     expect(parseError('{"mcpServers": {"a": {"url": ["https://x"]}}}').message).toMatch(/url must be a string, not an array/);
     const toml = parseError('[mcp_servers.a]\ncommand = "npx"\n\n[mcp_servers.b]\ncommand = 7\n', "config.toml");
     expect([toml.line, toml.message]).toEqual([5, "mcp_servers.b.command must be a string, not a number (line 5, column 1)"]);
