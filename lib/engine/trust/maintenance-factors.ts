@@ -20,7 +20,8 @@ export const repositoryLive: FactorSpec = {
   measures: "the listed repository exists (5) and is not archived (5)",
   score(facts) {
     const repo = facts.repository;
-    if (!repo) return unmet("registry: the listing names no repository");
+    // DESIGN §5: a server listing no repository has it unknown (not absent), as the other repository factors say
+    if (!repo) return unknown("the listing names no repository, so whether one exists is unknown");
     const seen = when(repo.observed_at, repo.attempted_at);
     if (repo.exists === null) return unknown(`repository ${repo.url} ${seen}`);
     if (repo.exists === false) return unmet(`repo: ${repo.url} does not exist (${seen})`);

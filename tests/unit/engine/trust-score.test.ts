@@ -63,7 +63,7 @@ describe("factors", () => {
     expect(factor(buildFacts(), "repository_live")).toMatchObject({ points: 10, status: "met" });
     expect(factor(buildFacts({ repository: { archived: true } }), "repository_live")).toMatchObject({ points: 5, status: "partial" });
     expect(factor(buildFacts({ repository: { exists: false } }), "repository_live")).toMatchObject({ points: 0, status: "unmet" });
-    expect(factor(buildFacts({ repository: null }), "repository_live")).toMatchObject({ points: 0, status: "unmet", evidence: "registry: the listing names no repository" });
+    expect(factor(buildFacts({ repository: null }), "repository_live")).toMatchObject({ points: 0, status: "unknown", evidence: "unknown: the listing names no repository, so whether one exists is unknown" });
   });
 
   it.each([
