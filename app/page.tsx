@@ -75,7 +75,13 @@ export default async function HomePage() {
         <h2 id="catalog-status">Registry sync</h2>
         <p data-testid="server-count">
           {status.servers.toLocaleString("en")} servers listed
-          {status.lastSuccessAt ? `, last synced ${status.lastSuccessAt}` : ""}.
+          {status.lastSuccessAt && (
+            <>
+              , {status.lastSuccessSource === "file" ? "last imported from a registry dump file" : "last synced from the registry"}{" "}
+              <Time iso={status.lastSuccessAt} />
+            </>
+          )}
+          .
         </p>
         {status.servers === 0 && !status.lastSync && (
           <p className="notice" role="status">

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { waitText } from "./_components/wait-text";
 
 // GET /v1/search spends one of an anonymous IP's 10 daily lookups per distinct query, so the box waits for a
 // pause in typing, needs 2 characters, never asks the same query twice, and cancels answers overtaken by typing.
@@ -53,7 +54,7 @@ export function SearchBox() {
       const res = await fetch(`/v1/search?${new URLSearchParams({ q: key, limit: "10" })}`, { signal: ctrl.signal, headers: { accept: "application/json" } });
       const body = await res.json().catch(() => null);
       if (!res.ok || !body?.ok) {
-        const wait = body?.retry_after ? ` Try again in about ${Math.ceil(body.retry_after / 3600)} h, or sign in and use an API key.` : "";
+        const wait = body?.retry_after ? ` Try again in about ${waitText(body.retry_after)}, or sign in and use an API key.` : "";
         setState({ kind: "error", q: key, message: `${body?.message ?? `search failed (${res.status})`}.${wait}` });
         return;
       }

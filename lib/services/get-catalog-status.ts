@@ -7,6 +7,8 @@ export interface CatalogStatus {
   servers: number;
   lastSync: { status: string; source: string; origin: string; finishedAt: string | null; error: string | null } | null;
   lastSuccessAt: string | null;
+  /** How the last successful sync read the listing: the registry's API, or a dump file imported. */
+  lastSuccessSource: "api" | "file" | null;
 }
 
 /** What the home page says about the catalog: its size and how the last ingest went. */
@@ -20,5 +22,6 @@ export async function getCatalogStatus(db: Db): Promise<CatalogStatus> {
       ? { status: last.status, source: last.source, origin: last.origin, finishedAt: last.finishedAt?.toISOString() ?? null, error: last.error }
       : null,
     lastSuccessAt: ok?.finishedAt?.toISOString() ?? null,
+    lastSuccessSource: ok ? (ok.source === "file" ? "file" : "api") : null,
   };
 }
