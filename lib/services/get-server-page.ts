@@ -47,6 +47,7 @@ export async function getServerPage(db: Db, name: string, opts: { now?: Date } =
 
 /** Whether the catalog has this exact name (listed or delisted): the page's 404 check, before anything streams. */
 export async function serverExists(db: Queryable, name: string): Promise<boolean> {
+  if (name.includes("\u0000")) return false; // as in getServerPage
   const [row] = await db.select({ id: servers.id }).from(servers).where(eq(servers.name, name)).limit(1);
   return !!row;
 }

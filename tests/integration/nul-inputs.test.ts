@@ -10,7 +10,7 @@ import { POST as watchPost } from "@/app/v1/watch/route";
 import { GET as badgeGet } from "@/app/badge/[...name]/route";
 import { POST as mcpPost } from "@/app/mcp/route";
 import type { Db } from "@/lib/db/client";
-import { getServerPage } from "@/lib/services/get-server-page";
+import { getServerPage, serverExists } from "@/lib/services/get-server-page";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 import { connectMcp } from "../helpers/mcp-client";
@@ -53,6 +53,7 @@ describe("inputs holding a NUL character", () => {
   });
 
   it("a name with a NUL is not in the catalog: the page has nothing and the badge says 404", async () => {
+    expect(await serverExists(db, `${NAME}\u0000`)).toBe(false);
     expect(await getServerPage(db, `${NAME}\u0000`)).toBeNull();
     const res = await badgeGet(request(`/badge/${NAME}%00.svg`), { params: Promise.resolve({ name: [...NAME.split("/").slice(0, -1), "weather%00.svg"] }) });
     expect(res.status).toBe(404);
