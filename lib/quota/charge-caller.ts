@@ -334,8 +334,17 @@ async function admitAndPay(
   try {
     [row] = await runStatement<AdmitPayRow>(db, name, statementFor("admit_pay", opts.alongside, admitPaySql), values);
   } catch (err) {
-    if (sqlState(err) !== ABORT) throw err;
-    await fullAdmission(); // the aborted statement took its burst count with it
+    // a failed statement (402's guard, or a write alongside that could not be made: 503) took its burst count
+    // and the caller's admission with it: admit fully, so the request counts and its answer has the headers
+    if (sqlState(err) !== ABORT) {
+      try {
+        await fullAdmission();
+      } catch (refused) {
+        if (refused instanceof ApiError) throw refused; // 401 and 429 come before the failure
+      }
+      throw err;
+    }
+    await fullAdmission();
     throw unaffordable(cost);
   }
   if (Number(row.key_found) === 0) {

@@ -151,6 +151,15 @@ describe("POST /v1/preflight", () => {
       expect(body).toMatchObject({ ok: false, error: "audit_unavailable" });
       expect(body.decision).toBeUndefined();
       expect(await walletRemaining(db, a.accountId)).toBe(50);
+      // as every metered answer, it carries the quota headers, and the request counted in its burst window
+      expect(res.headers.get("x-credits-remaining")).toBe("50");
+      const left = Number(res.headers.get("x-ratelimit-remaining"));
+      expect(left).toBeGreaterThan(0);
+      // again, now that the key is known (the one-statement path): the same answer, one request more counted
+      const again = await preflight({ server_name: "io.github.acme/weather" }, { key: a.key });
+      expect(again.status).toBe(503);
+      expect(again.headers.get("x-credits-remaining")).toBe("50");
+      expect(Number(again.headers.get("x-ratelimit-remaining"))).toBe(left - 1);
       // anonymous calls record nothing, so they still answer
       expect((await preflight({ server_name: "io.github.acme/weather" })).status).toBe(200);
     } finally {
