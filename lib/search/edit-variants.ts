@@ -14,17 +14,26 @@ export const MAX_EDIT_KEY_LENGTH = 16;
  */
 export function oneEditKeys(query: string): string[] {
   const key = foldName(query);
-  if (key.length < 2 || key.length > MAX_EDIT_KEY_LENGTH || !/^[a-z2-9]+$/.test(key)) return [];
+  if (!/^[a-z2-9]+$/.test(key)) return [];
+  return oneEditVariants(key, KEY_ALPHABET);
+}
+
+/**
+ * Every string one edit away from `key` over `alphabet` (delete, substitute, insert, swap two neighbours),
+ * none shorter than 2; nothing for keys outside 2..MAX_EDIT_KEY_LENGTH.
+ */
+export function oneEditVariants(key: string, alphabet: string): string[] {
+  if (key.length < 2 || key.length > MAX_EDIT_KEY_LENGTH) return [];
   const out = new Set<string>();
   for (let i = 0; i <= key.length; i++) {
     const head = key.slice(0, i);
     const tail = key.slice(i);
     if (i < key.length) {
       out.add(head + tail.slice(1));
-      for (const c of KEY_ALPHABET) out.add(head + c + tail.slice(1));
+      for (const c of alphabet) out.add(head + c + tail.slice(1));
       if (i + 1 < key.length) out.add(head + tail[1] + tail[0] + tail.slice(2));
     }
-    for (const c of KEY_ALPHABET) out.add(head + c + tail);
+    for (const c of alphabet) out.add(head + c + tail);
   }
   out.delete(key);
   for (const k of [...out]) if (k.length < 2) out.delete(k);

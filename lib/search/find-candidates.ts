@@ -3,8 +3,8 @@ import type { Queryable } from "@/lib/db/client";
 import { foldName, serverPartOf } from "@/lib/facts/fold-name";
 import { SEARCH_CANDIDATES } from "@/lib/config";
 import { sqlRows } from "@/lib/reports/sql-rows";
-import { oneEditKeys } from "./edit-variants";
-import { GENERIC_NAME_WORDS, searchKey } from "./search-key";
+import { oneEditKeys, oneEditVariants } from "./edit-variants";
+import { GENERIC_NAME_WORDS, SEARCH_KEY_ALPHABET, searchKey, searchKeySql } from "./search-key";
 
 /**
  * Match tiers, best first. A higher tier always ranks above a lower one; within a tier the relevance
@@ -73,15 +73,20 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
   const textWords = fullTextQuery(q);
   // Trigrams tolerate a typo in a long name but not in a short one ("auzre", "mny-mcp-server"), so the
   // one-edit neighbourhood of the folded name is probed only when the distinctive part is short.
-  const nearKeys = key.replace(/ /g, "").length <= SHORT_KEY ? oneEditKeys(part) : [];
+  const short = key.replace(/ /g, "").length <= SHORT_KEY;
+  const nearKeys = short ? oneEditKeys(part) : [];
   const near = new Set(nearKeys);
+  // the same neighbourhood of the query's key, against search keys (a vendor server named by its owner:
+  // "notoin" → com.notion/mcp, whose name part is only "mcp")
+  const nearSearchKeys = short && /^[a-z0-9]+$/.test(key) ? oneEditVariants(key, SEARCH_KEY_ALPHABET) : [];
+  const nearSearch = new Set(nearSearchKeys);
   // one `= any` over a Postgres array literal (a single parameter whatever the driver does with JS
   // arrays), so the planner probes the btree index instead of scanning
   const foldKeys = `{${[fold, ...nearKeys].map(arrayItem).join(",")}}`;
 
   // Each branch returns whole candidate rows (no join back to servers, whose size would tempt the
   // planner into a scan); union removes the duplicates.
-  const cols = sql`s.id, s.name, s.name_fold, s.title, s.server_part, s.search_name, s.delisted_at`;
+  const cols = sql`s.id, s.name, s.name_fold, s.title, s.server_part, s.search_name, s.search_key, s.delisted_at`;
   const branches = [
     sql`select ${cols} from servers s where s.name = ${q}`,
     // one btree probe per key: a lateral subquery cannot be hashed, so the planner neither scans the table
@@ -90,6 +95,12 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
     ...(key.length >= 2
       ? [sql`(select ${cols} from servers s where s.search_key % ${key} order by similarity(s.search_key, ${key}) desc limit ${BRANCH_LIMIT})`]
       : []),
+    ...(nearSearchKeys.length
+      ? [
+          sql`select ${cols} from unnest(${`{${[key, ...nearSearchKeys].map(arrayItem).join(",")}}`}::text[]) k
+              cross join lateral (select * from servers where search_key = k limit ${BRANCH_LIMIT}) s`,
+        ]
+      : []),
     ...(words
       ? [
           sql`(select ${cols} from servers s, plainto_tsquery('english', ${words}) tsq where s.name_tsv @@ tsq
@@ -97,13 +108,15 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
         ]
       : []),
   ];
-  const nameRows = await sqlRows<{ name: string; name_fold: string; tier: number; relevance: number }>(
+  const nameRows = await sqlRows<{ name: string; name_fold: string; search_key: string; tier: number; relevance: number }>(
     db,
     sql`
-    select h.name, h.name_fold,
+    select h.name, h.name_fold, h.search_key,
       case
         when h.name = ${q} then 3
         when h.name_fold = ${fold} or lower(h.name) = ${lower} or lower(h.title) = ${lower} then 2
+        -- a server named by its owner (a generic name part) whose owner is the query
+        when h.search_key = ${key} and ${sql.raw(searchKeySql("h.server_part"))} = '' then 2
         else 1
       end as tier,
       (similarity(h.server_part, ${part}) + word_similarity(${q}, h.search_name)) / 2 as relevance
@@ -113,7 +126,8 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
   const out = nameRows
     .map((r) => {
       const tier = Number(r.tier);
-      const relevance = tier >= 2 ? 1 : Math.max(Number(r.relevance), near.has(r.name_fold) ? ONE_EDIT_RELEVANCE : 0);
+      const oneEdit = near.has(r.name_fold) || nearSearch.has(r.search_key);
+      const relevance = tier >= 2 ? 1 : Math.max(Number(r.relevance), oneEdit ? ONE_EDIT_RELEVANCE : 0);
       return { name: r.name, tier, relevance: Math.round(relevance * 100) / 100 };
     })
     .sort((a, b) => b.tier - a.tier || b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

@@ -12,10 +12,20 @@ export function searchKey(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, " ").replace(GENERIC, " ").replace(/\s+/g, " ").trim();
 }
 
-/** The same as an immutable SQL expression over `column` (the generated column servers.search_key). */
+/** The same as an immutable SQL expression over `column`. */
 export function searchKeySql(column: string): string {
   return `btrim(regexp_replace(regexp_replace(regexp_replace(lower(${column}), '[^a-z0-9]+', ' ', 'g'), '\\m(${GENERIC_NAME_WORDS.join("|")})\\M', ' ', 'g'), '\\s+', ' ', 'g'))`;
 }
 
 /** The first distinctive label of a namespace: the GitHub login of io.github.*, else the domain's name. */
 export const OWNER_LABEL_SQL = `case when namespace like 'io.github.%' then substr(namespace, 11) else split_part(namespace, '.', 2) end`;
+
+/**
+ * servers.search_key: the name part's key, or, when the name part is only generic words (`com.notion/mcp`,
+ * `com.figma.mcp/mcp`: about one server in ten, often a vendor's own), the owner label's key. That is the
+ * name people type for such a server, typos included.
+ */
+export const SERVER_SEARCH_KEY_SQL = `coalesce(nullif(${searchKeySql("server_part")}, ''), ${searchKeySql(`(${OWNER_LABEL_SQL})`)})`;
+
+/** Characters a search key is made of besides spaces (the one-edit neighbours of a query's key use them). */
+export const SEARCH_KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";

@@ -6,6 +6,7 @@ import { servers } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { foldName, foldNameSql } from "@/lib/facts/fold-name";
 import { rankServers } from "@/lib/services/search-servers";
+import { searchKey } from "@/lib/search/search-key";
 import { resetDb } from "../helpers/db";
 import { hasSharedData, largestSnapshot } from "../helpers/shared-data";
 import { oneTypo, sample, seededRandom } from "../helpers/typo";
@@ -45,6 +46,33 @@ describe.skipIf(!hasSharedData)("search quality over every server of the largest
       if (r.results[0]?.server_name !== name || r.results[0]?.match !== "exact_name") misses.push(name);
     }
     expect(misses).toEqual([]);
+  });
+
+  it("finds a vendor's server whose name part is only generic words by its owner, typos included, official first", async () => {
+    const owned = listed.filter((r) => searchKey(r.part) === "" && !r.name.startsWith("io.github."));
+    expect(owned.length, "the snapshot has vendor servers named like com.notion/mcp").toBeGreaterThan(20);
+    const misses: string[] = [];
+    const notFirst: string[] = [];
+    for (const r of owned) {
+      const owner = r.name.split(".")[1].split("/")[0];
+      if (owner.length < 4) continue;
+      // the owner as typed, then with two neighbouring letters swapped
+      const exact = await rankServers(db, { q: owner, limit: 5 }, new Date());
+      if (!exact.results.some((c) => c.server_name === r.name)) misses.push(owner);
+      // when the owner itself is the query, a server whose owner it is comes before other servers' name matches
+      const ownedByQuery = (name: string) => name.split(".")[1].split("/")[0] === owner && searchKey(name.split("/")[1]) === "";
+      if (exact.results[0] && !ownedByQuery(exact.results[0].server_name)) notFirst.push(`${owner} → ${exact.results[0].server_name}`);
+      const typo = owner.slice(0, 2) + owner[3] + owner[2] + owner.slice(4);
+      const typed = await rankServers(db, { q: typo, limit: 5 }, new Date());
+      if (!typed.results.some((c) => c.server_name === r.name)) misses.push(typo);
+    }
+    expect(misses).toEqual([]);
+    expect(notFirst).toEqual([]);
+    for (const [q, name] of [["notoin", "com.notion/mcp"], ["strpe", "com.stripe/mcp"], ["clodflare", "com.cloudflare.mcp/mcp"]]) {
+      if (!listed.some((r) => r.name === name)) continue;
+      const res = await rankServers(db, { q, limit: 5 }, new Date());
+      expect(res.results.map((c) => c.server_name), q).toContain(name);
+    }
   });
 
   it("finds a server from a one-typo query of its name part in the top 5 for at least 90% of 200 sampled names", { timeout: 600_000 }, async () => {

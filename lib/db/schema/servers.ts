@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, bigint, customType, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { foldNameSql } from "../../facts/fold-name";
-import { OWNER_LABEL_SQL, searchKeySql } from "../../search/search-key";
+import { OWNER_LABEL_SQL, SERVER_SEARCH_KEY_SQL } from "../../search/search-key";
 import { tstz, createdAt } from "./columns";
 import { repositories } from "./repositories";
 
@@ -46,10 +46,13 @@ export const servers = pgTable(
     searchName: text("search_name")
       .notNull()
       .generatedAlwaysAs(sql`name || ' ' || coalesce(title, '')`),
-    /** The name part without generic words (mcp, server): what trigram search compares (lib/search/search-key.ts). */
+    /**
+     * The name part without generic words (mcp, server), or the owner label when nothing else is left: what
+     * search compares a query's key with, by trigrams and one edit (lib/search/search-key.ts).
+     */
     searchKey: text("search_key")
       .notNull()
-      .generatedAlwaysAs(sql.raw(searchKeySql("server_part"))),
+      .generatedAlwaysAs(sql.raw(SERVER_SEARCH_KEY_SQL)),
     /** Full-text vector of the owner label, name part and title: the words a name match is made of. */
     nameTsv: tsvector("name_tsv")
       .notNull()
@@ -81,6 +84,8 @@ export const servers = pgTable(
     // and rare, so paying the index update at write time is the cheaper side.
     // search: typo-tolerant match of the query's key against name parts' keys (similarity, `%`)
     index("servers_search_key_trgm_idx").using("gin", t.searchKey.op("gin_trgm_ops")).with({ fastupdate: false }),
+    // search: a short query's one-edit neighbours probed as whole keys
+    index("servers_search_key_idx").on(t.searchKey),
     // search: the query's words in the owner, name part or title
     index("servers_name_tsv_idx").using("gin", t.nameTsv).with({ fastupdate: false }),
     // search: the query's words in the description (when names and titles give too few results)
