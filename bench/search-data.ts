@@ -67,9 +67,14 @@ export async function buildBenchCatalog(db: Db, real: unknown[], origin: string,
     from repositories where id % 5 <> 0
     on conflict (repository_id) do nothing`);
   await db.execute(sql`
-    insert into package_observations (ecosystem, identifier, exists, latest_version, deprecated, observed_at, attempted_at, advisories, advisories_version, advisories_observed_at, advisories_attempted_at)
-    select distinct on (ecosystem, identifier) ecosystem, identifier, true, version, null, now() - interval '2 hours', now() - interval '2 hours',
-      '[]'::jsonb, version, now() - interval '2 hours', now() - interval '2 hours'
+    insert into package_observations (ecosystem, identifier, exists, latest_version, deprecated, observed_at, attempted_at)
+    select distinct on (ecosystem, identifier) ecosystem, identifier, true, version, null, now() - interval '2 hours', now() - interval '2 hours'
+    from server_packages where ecosystem in ('jspkg', 'pypkg')
+    on conflict do nothing`);
+  // the vulnerability look-up of every listed version: none found
+  await db.execute(sql`
+    insert into vuln_observations (ecosystem, identifier, listed_version, queried_version, advisories, observed_at, attempted_at)
+    select distinct ecosystem, identifier, coalesce(version, ''), version, '[]'::jsonb, now() - interval '2 hours', now() - interval '2 hours'
     from server_packages where ecosystem in ('jspkg', 'pypkg')
     on conflict do nothing`);
   const [{ m }] = await sqlRows<{ m: number }>(db, sql`select count(*)::int as m from servers where delisted_at is null`);
