@@ -19,8 +19,16 @@ export interface MeteredContext {
  * trust score, each result a HealthCard. Costs one credit (or one anonymous lookup) per distinct query a day.
  */
 export async function searchServers(db: Queryable, input: SearchQuery, ctx: MeteredContext): Promise<SearchResult> {
-  await ctx.charge(`search:${input.q}`, CREDIT_COSTS.search);
+  await ctx.charge(searchSubject(input.q), CREDIT_COSTS.search);
   return cachedSearch(db, `${input.limit}\u0000${input.q}`, () => rankServers(db, input, ctx.now ?? new Date()));
+}
+
+/**
+ * What a search pays for: the query as a person means it. "GitHub" and "github  " are the same query asked
+ * again (a free repeat), though the case-sensitive exact-name tier may rank their results a little apart.
+ */
+export function searchSubject(q: string): string {
+  return `search:${q.trim().replace(/\s+/g, " ").toLowerCase()}`;
 }
 
 /** The ranking behind searchServers, computed afresh (over the records kept for FACTS_CACHE_SECONDS) and unmetered. */

@@ -299,6 +299,11 @@ describe("GET /v1/search", () => {
     expect(b.headers.get("x-ratelimit-remaining")).toBe("9");
     const c = await get(searchGet, "/v1/search?q=forecast");
     expect(c.headers.get("x-ratelimit-remaining")).toBe("8");
+    // the same query in other letter case or spacing is a repeat too
+    for (const q of ["Weather", "%20WEATHER%20", "Forecast"]) {
+      expect((await get(searchGet, `/v1/search?q=${q}`)).headers.get("x-ratelimit-remaining"), q).toBe("8");
+    }
+    expect((await get(searchGet, "/v1/search?q=weather%20forecast")).headers.get("x-ratelimit-remaining")).toBe("7");
   });
 });
 
