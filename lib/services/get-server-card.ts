@@ -7,7 +7,7 @@ import type { ServerCardResponse } from "@/lib/schemas/health-card";
 import type { MeteredContext } from "./search-servers";
 
 export function serverNotFound(name: string): ApiError {
-  return new ApiError("not_found", `no server named ${JSON.stringify(name)} in the catalog (names are exact and case-sensitive; search with GET /v1/search?q=)`);
+  return new ApiError("not_found", `no server named ${JSON.stringify(name)} in the catalog (names are exact and case-sensitive; find it with GET /v1/search?q= or the catalog_search tool)`);
 }
 
 /** GET /v1/server and the catalog_lookup tool: the HealthCard of one exact canonical name; 404 otherwise. */

@@ -209,7 +209,7 @@ describe("GET /v1/server", () => {
     expect(await res.json()).toEqual({
       ok: false,
       error: "not_found",
-      message: 'no server named "io.github.acme/Weather-mcp" in the catalog (names are exact and case-sensitive; search with GET /v1/search?q=)',
+      message: 'no server named "io.github.acme/Weather-mcp" in the catalog (names are exact and case-sensitive; find it with GET /v1/search?q= or the catalog_search tool)',
     });
     expect(res.headers.get("x-ratelimit-remaining")).toBe("10");
     const missing = await get(serverGet, "/v1/server");
