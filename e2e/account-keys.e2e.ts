@@ -75,23 +75,31 @@ describe("account and API keys in a browser", () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it("sends a lost-key notice that explains and never contains a key", async () => {
+  let replacement = "";
+  it("sends a new key to the account e-mail for a lost one; the page shows only its prefix", async () => {
     await page.getByRole("button", { name: "I lost a key" }).click();
-    await page.getByTestId("lost-key-sent").waitFor();
+    const sent = page.getByTestId("lost-key-sent");
+    await sent.waitFor();
+    await expect.poll(() => page.getByTestId("key-row").count()).toBe(2);
+    const shown = await page.content();
     await page.goto(`${server.url}/dev/mailbox`);
-    const notice = page.getByTestId("mail").filter({ hasText: "lost" });
-    await expect.poll(() => notice.count()).toBe(1);
-    const text = (await notice.textContent())!;
-    expect(text).toMatch(/cannot|nobody/);
-    expect(text).toContain("/account#create-key");
+    const mail = page.getByTestId("mail").filter({ hasText: "new mcp-preflight API key" });
+    await expect.poll(() => mail.count()).toBe(1);
+    const text = (await mail.textContent())!;
+    replacement = text.match(/catk_[0-9A-Za-z]{38}/)![0];
+    expect(replacement).not.toBe(key);
     expect(text).not.toContain(key);
-    await shot("06-lost-key-notice");
+    expect(shown).not.toContain(replacement);
+    expect(shown).toContain(`${replacement.slice(0, 11)}…`);
+    const res = await fetch(`${server.url}/v1/credits`, { headers: { "x-api-key": replacement } });
+    expect(res.status).toBe(200);
+    await shot("06-lost-key-replacement");
   });
 
   it("revokes the key, after which the next call gets 401", async () => {
     await page.goto(`${server.url}/account`);
     await page.getByRole("button", { name: `Revoke key ${key.slice(0, 11)}` }).click();
-    await expect.poll(() => page.getByTestId("key-row").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("key-row").count()).toBe(1);
     await shot("07-key-revoked");
     const res = await fetch(`${server.url}/v1/credits`, { headers: { "x-api-key": key } });
     expect(res.status).toBe(401);
@@ -100,8 +108,10 @@ describe("account and API keys in a browser", () => {
     expect(text).not.toContain(key);
   });
 
-  it("never wrote the key to the server log", () => {
+  it("never wrote a key to the server log", () => {
     expect(key).not.toBe("");
+    expect(replacement).not.toBe("");
     expect(server.log()).not.toContain(key);
+    expect(server.log()).not.toContain(replacement);
   });
 });

@@ -40,8 +40,8 @@ export function LostKeyForm() {
       </button>
       {state.sentTo && (
         <p className="notice" role="status" data-testid="lost-key-sent">
-          We sent a notice to {state.sentTo}. A key cannot be shown or sent again: create a new one above and revoke the
-          lost one.
+          We sent a new key (<code>{state.prefix}…</code>) to {state.sentTo}: a lost key cannot be sent again, since we keep
+          only its hash. Revoke the key you lost below.
         </p>
       )}
       {state.error && (

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { createApiKey } from "@/lib/accounts/create-api-key";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
-import { sendLostKeyNotice } from "@/lib/accounts/send-lost-key-notice";
+import { sendReplacementKey } from "@/lib/accounts/send-replacement-key";
 import { ApiError } from "@/lib/api/errors";
 import { currentAccount } from "@/lib/auth/current-account";
 import { log } from "@/lib/log";
@@ -39,12 +39,23 @@ export async function revokeKeyAction(formData: FormData): Promise<void> {
 
 export interface LostKeyState {
   sentTo?: string;
+  /** The new key's visible prefix (its value is only in the e-mail). */
+  prefix?: string;
   error?: string;
 }
 
+/** Sends a new key to the account's e-mail address; the page never shows its value. */
 export async function lostKeyAction(_prev: LostKeyState): Promise<LostKeyState> {
   const account = await currentAccount();
   if (!account) return { error: "Your session ended; sign in again." };
-  const { to } = await sendLostKeyNotice(account.id);
-  return { sentTo: to };
+  try {
+    const { to, prefix } = await sendReplacementKey(account.id);
+    log.info("replacement api key sent", { accountId: account.id, prefix });
+    revalidatePath("/account");
+    return { sentTo: to, prefix };
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err.message };
+    log.error("replacement key mail failed", { accountId: account.id, error: err instanceof Error ? err.message : String(err) });
+    return { error: "The e-mail with a new key could not be sent, so no key was made. Try again in a few minutes." };
+  }
 }

@@ -8,7 +8,9 @@ import { mailboxVisibleTo } from "@/lib/auth/list-dev-mail";
 import { createAccount } from "@/lib/accounts/create-account";
 import { createApiKey } from "@/lib/accounts/create-api-key";
 import { listApiKeys } from "@/lib/accounts/list-api-keys";
-import { sendLostKeyNotice } from "@/lib/accounts/send-lost-key-notice";
+import { sendReplacementKey } from "@/lib/accounts/send-replacement-key";
+import { isWellFormedApiKey } from "@/lib/accounts/api-key-format";
+import { resolveCaller } from "@/lib/quota";
 import { apiKeys, creditWallets, devMailbox } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
@@ -100,16 +102,30 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
     expect(mailboxVisibleTo(ip)).toBe(visible);
   });
 
-  it("sends a lost-key notice that explains and links, with no key in it", async () => {
+  it("sends a new key to the account's e-mail for a lost one (never the log), and it works", async () => {
     const a = await createAccount({ email: "lost@example.test" }, { db });
     const { key } = await createApiKey(a.id, { db });
-    expect(await sendLostKeyNotice(a.id)).toEqual({ to: "lost@example.test" });
+    const sent = await sendReplacementKey(a.id, { db });
+    expect(sent.to).toBe("lost@example.test");
     const [mail] = await db.select().from(devMailbox);
-    expect(mail.subject).toMatch(/lost/i);
-    expect(mail.text).toMatch(/nobody, not even us, can show or send a key again/);
-    expect(mail.url).toMatch(/\/account#create-key$/);
-    expect(JSON.stringify(mail)).not.toContain(key);
-    expect(JSON.stringify(mail)).not.toContain(key.slice(0, 11));
+    expect(mail.subject).toMatch(/new .*API key/i);
+    const replacement = mail.text.match(/catk_[0-9A-Za-z]+/)![0];
+    expect(isWellFormedApiKey(replacement)).toBe(true);
+    expect(replacement).not.toBe(key);
+    expect(replacement.slice(0, 11)).toBe(sent.prefix);
+    expect(mail.url).toMatch(/\/account$/);
+    // both keys work (the account cannot say which it lost: it revokes that one itself)
+    for (const k of [key, replacement]) expect((await resolveCaller({ apiKey: k, ip: "192.0.2.1" }, { db })).caller.accountId).toBe(a.id);
+    expect(logged.join("\n")).not.toContain(replacement);
+  });
+
+  it("revokes the new key when its mail cannot be sent, and says so", async () => {
+    const a = await createAccount({ email: "nomail@example.test" }, { db });
+    process.env.SMTP_URL = "smtp://127.0.0.1:9";
+    await expect(sendReplacementKey(a.id, { db })).rejects.toThrow();
+    const keys = await db.select().from(apiKeys).where(eq(apiKeys.accountId, a.id));
+    expect(keys).toHaveLength(1);
+    expect(keys[0].revokedAt).not.toBeNull();
   });
 });
 
