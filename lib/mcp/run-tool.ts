@@ -39,7 +39,9 @@ export async function runTool<I>(
 ): Promise<CallToolResult> {
   try {
     const callerInput = (extra.authInfo?.extra as McpAuthExtra | undefined)?.callerInput ?? { apiKey: null, ip: "unknown" };
-    const { caller, state } = await resolveCaller(callerInput);
+    // as on REST, a tool that neither needs nor meters a key does not read it
+    const keyless = !options.keyRequired && !options.metered;
+    const { caller, state } = await resolveCaller(keyless ? { apiKey: null, ip: callerInput.ip } : callerInput);
     if (options.keyRequired) requireKey(caller);
     const quota: QuotaState = { ...state };
     if (options.metered) await checkBurst(caller, quota);

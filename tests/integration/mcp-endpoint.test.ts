@@ -117,8 +117,13 @@ describe("/mcp", () => {
     const r = await call(await client({ key: poor.key }), "catalog_preflight", { server_name: "io.github.acme/weather" });
     expect(r.isError).toBe(true);
     expect(r.structuredContent).toMatchObject({ ok: false, error: "payment_required" });
-    const bad = await call(await client({ key: "catk_definitely-not-valid" }), "catalog_policy_list");
-    expect(bad.structuredContent).toMatchObject({ error: "unauthorized" });
+    // a tool that meters or needs a key refuses an invalid one; a keyless tool does not read it (as REST)
+    const badKey = await client({ key: "catk_definitely-not-valid" });
+    expect((await call(badKey, "catalog_search", { q: "weather" })).structuredContent).toMatchObject({ error: "unauthorized" });
+    expect((await call(badKey, "catalog_credits")).structuredContent).toMatchObject({ error: "unauthorized" });
+    const keyless = await call(badKey, "catalog_policy_list");
+    expect(keyless.isError).toBeFalsy();
+    expect(keyless.structuredContent).toMatchObject({ ok: true });
   });
 
   it("counts anonymous lookups per IP like REST and answers rate_limited past 10 distinct ones", async () => {

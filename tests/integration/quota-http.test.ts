@@ -322,7 +322,12 @@ describe("headers of metered responses", () => {
     const acc = await account();
     const res = await call(unmetered, "/v1/stats", { key: acc.key });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, tier: "registered" });
+    // a keyless route (Auth: none) does not read the key at all
+    expect(await res.json()).toEqual({ ok: true, tier: "free" });
+    for (const key of ["catk_definitely-not-valid", "catk_" + "A".repeat(38)]) {
+      const stale = await call(unmetered, "/v1/stats", { key });
+      expect(stale.status, key).toBe(200);
+    }
     for (const h of ["x-tier", "x-ratelimit-limit", "x-credits-remaining", "ratelimit"]) expect(res.headers.get(h)).toBeNull();
     expect(await remaining(acc.accountId)).toBe(1000);
     // charging on an unmetered route is a programming error, not a silent spend
