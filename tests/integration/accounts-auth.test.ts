@@ -102,6 +102,20 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
     expect(mailboxVisibleTo(ip)).toBe(visible);
   });
 
+  it("behind a proxy we run (TRUST_PROXY), shows it only when the forwarded client is on this machine too", () => {
+    process.env.TRUST_PROXY = "1";
+    try {
+      expect(mailboxVisibleTo("127.0.0.1", "203.0.113.5")).toBe(false);
+      expect(mailboxVisibleTo("127.0.0.1", "203.0.113.5, 127.0.0.1")).toBe(false);
+      expect(mailboxVisibleTo("127.0.0.1", "127.0.0.1")).toBe(true);
+      expect(mailboxVisibleTo("127.0.0.1", null)).toBe(true);
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
+    // without TRUST_PROXY a forwarded header is the client's own claim: the socket decides
+    expect(mailboxVisibleTo("127.0.0.1", "203.0.113.5")).toBe(true);
+  });
+
   it("sends a new key to the account's e-mail for a lost one (never the log), and it works", async () => {
     const a = await createAccount({ email: "lost@example.test" }, { db });
     const { key } = await createApiKey(a.id, { db });

@@ -13,8 +13,9 @@ export const metadata: Metadata = { title: "Dev mailbox", robots: { index: false
  * that are not on this machine.
  */
 export default async function DevMailboxPage() {
-  const socketIp = (await headers()).get("x-mcp-preflight-socket-ip");
-  if (!devMailboxEnabled() || !mailboxVisibleTo(socketIp)) notFound();
+  const h = await headers();
+  const forwarded = h.get("x-forwarded-for") ?? h.get("x-real-ip");
+  if (!devMailboxEnabled() || !mailboxVisibleTo(h.get("x-mcp-preflight-socket-ip"), forwarded)) notFound();
   const mail = await listDevMail();
   return (
     <>
