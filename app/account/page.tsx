@@ -43,9 +43,9 @@ export default async function AccountPage() {
           </dl>
         )}
         <p>
-          Costs: search {CREDIT_COSTS.search}, lookup {CREDIT_COSTS.lookup}, preflight {CREDIT_COSTS.preflight}, stamp{" "}
-          {CREDIT_COSTS.stamp}, watch {CREDIT_COSTS.watch_subscribe}. Repeating the same query or server on the same UTC day
-          is free.
+          Costs: search {CREDIT_COSTS.search}, lookup {CREDIT_COSTS.lookup}, lookalikes {CREDIT_COSTS.lookalikes}, preflight{" "}
+          {CREDIT_COSTS.preflight}, stamp {CREDIT_COSTS.stamp}, watch {CREDIT_COSTS.watch_subscribe}, config audit{" "}
+          {CREDIT_COSTS.config_audit} per config. Repeating the same query, server or config on the same UTC day is free.
         </p>
       </section>
 

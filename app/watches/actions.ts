@@ -28,12 +28,13 @@ export async function createWatchAction(_prev: CreateWatchState, form: FormData)
   if (!account) return { error: "Your session ended; sign in again." };
   const caller = accountCaller(account);
   try {
+    // the form's event boxes all start ticked: none ticked is a choice the schema refuses, not "every kind"
     const events = form.getAll("events").map(String);
     const input = parseWith(watchInputSchema, {
       server_name: text(form.get("server_name")),
       webhook_url: text(form.get("webhook_url")),
       email: text(form.get("email")),
-      events: events.length ? events : undefined,
+      events,
       label: text(form.get("label")),
     });
     const result = await createWatch(await getDb(), input, { caller, charge: (subject, cost) => chargeCaller(caller, subject, cost) });
