@@ -70,7 +70,9 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
   const fetchImpl = async (input: string | URL, init?: RequestInit) => {
     opts.onCall?.();
     const res = await fetchPublic(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
-    lastStatus = res.status;
+    // a streamable-HTTP server without a server-to-client stream answers the optional GET with 405, as the
+    // transport spec allows: that says nothing about whether it is up
+    if (!(type !== "sse" && (init?.method ?? "GET") === "GET" && res.status === 405)) lastStatus = res.status;
     return res;
   };
   let target: URL;
@@ -114,12 +116,15 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
   } catch (err) {
     const e = err as Error;
     if (blocked(err)) return { outcome: "unreachable", error: `refused: ${e.message}` };
+    const timedOutNow = e.name === "TimeoutError" || e.name === "AbortError" || deadline.aborted || /timed? ?out/i.test(e.message);
+    // the status the failure itself carries; an earlier answer's status only when the probe did not time out
+    // (a timeout is no answer, whatever came before it)
     const status =
       err instanceof StreamableHTTPError && typeof err.code === "number" && err.code >= 100
         ? err.code
         : err instanceof SseError && typeof err.code === "number" && err.code >= 100
           ? err.code
-          : lastStatus && lastStatus >= 400
+          : !timedOutNow && lastStatus && lastStatus >= 400
             ? lastStatus
             : null;
     if (status === 401 || status === 403) {
@@ -127,9 +132,7 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
     }
     if (status && status >= 400) return { outcome: "down", httpStatus: status, error: `HTTP ${status}` };
     const code = causeCode(err);
-    if (e.name === "TimeoutError" || e.name === "AbortError" || deadline.aborted || /timed? ?out/i.test(e.message)) {
-      return { outcome: "unreachable", error: `timed out after ${timeoutMs} ms` };
-    }
+    if (timedOutNow) return { outcome: "unreachable", error: `timed out after ${timeoutMs} ms` };
     // transient faults on the way (ours or the network's) say nothing about the endpoint
     if (code && TRANSIENT_CODES.has(code)) return { outcome: "unreachable", error: code };
     // the SSE transport reports fetch failures as text only

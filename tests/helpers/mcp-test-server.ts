@@ -6,13 +6,19 @@ import { z } from "zod";
 
 /**
  * A real MCP server (the SDK's own) over stateless streamable HTTP on a loopback
- * port, for liveness probes in tests. `tools` can be changed between probes.
+ * port, for liveness probes in tests. `tools` can be changed between probes;
+ * `getStatus` answers the optional GET stream with that status (405: no stream);
+ * `stall` names a JSON-RPC method it never answers.
  */
 export async function startMcpTestServer(opts: { tools?: string[]; status?: number } = {}) {
-  const state = { tools: opts.tools ?? ["get_forecast"], status: opts.status ?? 200 };
+  const state: { tools: string[]; status: number; getStatus?: number; stall?: string } = { tools: opts.tools ?? ["get_forecast"], status: opts.status ?? 200 };
   const server = http.createServer(async (req, res) => {
     if (state.status !== 200) {
       res.writeHead(state.status).end();
+      return;
+    }
+    if (req.method === "GET" && state.getStatus) {
+      res.writeHead(state.getStatus, { allow: "POST" }).end();
       return;
     }
     const mcp = new McpServer({ name: "test-weather", version: "1.0.0" });
@@ -27,7 +33,11 @@ export async function startMcpTestServer(opts: { tools?: string[]; status?: numb
     await mcp.connect(transport);
     let body = "";
     req.on("data", (c) => (body += c));
-    req.on("end", () => transport.handleRequest(req, res, body ? JSON.parse(body) : undefined));
+    req.on("end", () => {
+      const message = body ? JSON.parse(body) : undefined;
+      if (state.stall && message?.method === state.stall) return; // no answer, ever
+      void transport.handleRequest(req, res, message);
+    });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
