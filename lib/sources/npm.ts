@@ -21,7 +21,10 @@ type Obj = Record<string, any>;
 /**
  * GET the full packument (the abbreviated one has no time or repository). 404
  * is a missing package; a document with time.unpublished is a fully
- * unpublished one. Deprecation is per version.
+ * unpublished one (the tombstone, reference/upstream-apis.md §3). Anything
+ * else that is not a package document (an error object, `{}`, no versions) is an
+ * error: it says nothing about the package, so it must not read as "missing".
+ * Deprecation is per version.
  */
 export async function fetchPackument(name: string, etag: string | null, http: FetchJsonOptions = {}): Promise<PackageAnswer> {
   const url = packumentUrl(name);
@@ -30,13 +33,16 @@ export async function fetchPackument(name: string, etag: string | null, http: Fe
   if (res.status === 404) return { kind: "missing", httpStatus: 404 };
   if (res.status !== 200) return { kind: "error", error: `${url}: HTTP ${res.status}` };
   const doc = res.body as Obj;
-  if (!doc || typeof doc !== "object") return { kind: "error", error: `${url}: not an object` };
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) return { kind: "error", error: `${url}: not an object` };
   if (doc.time?.unpublished) return { kind: "unpublished", httpStatus: 200 };
+  if (!doc.versions || typeof doc.versions !== "object" || Array.isArray(doc.versions)) {
+    return { kind: "error", error: `${url}: not a package document (no versions)` };
+  }
   const versions: VersionFacts = {};
   for (const [v, m] of Object.entries((doc.versions ?? {}) as Record<string, Obj>)) {
     versions[v] = typeof m?.deprecated === "string" && m.deprecated ? { deprecated: m.deprecated } : {};
   }
   const latest = typeof doc["dist-tags"]?.latest === "string" ? doc["dist-tags"].latest : null;
-  if (!latest && !Object.keys(versions).length) return { kind: "unpublished", httpStatus: 200 };
+  if (!latest && !Object.keys(versions).length) return { kind: "error", error: `${url}: a package document without versions or a latest tag` };
   return { kind: "found", latestVersion: latest, versions, deprecated: latest ? (versions[latest]?.deprecated ?? null) : null, etag: res.headers.get("etag") };
 }

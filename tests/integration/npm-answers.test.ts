@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchPackument } from "@/lib/sources/npm";
+import { startHttpServer } from "../helpers/http-server";
+
+// What an npm registry answer means (reference/upstream-apis.md §3): only a 404 or an unpublished tombstone
+// says a package is not available; a 200 that is not a package document says nothing about the package.
+const BODIES: Record<string, unknown> = {
+  good: { name: "good", "dist-tags": { latest: "1.0.0" }, versions: { "1.0.0": {} } },
+  tombstone: { name: "tombstone", time: { created: "2020-01-01T00:00:00Z", unpublished: { time: "2021-01-01T00:00:00Z", versions: ["0.0.1"] } } },
+  empty: {},
+  array: [],
+  "error-object": { error: "service unavailable" },
+  "null-fields": { "dist-tags": null, versions: null },
+  "no-versions": { name: "no-versions", "dist-tags": {}, versions: {} },
+};
+
+describe("fetchPackument", () => {
+  let npm: Awaited<ReturnType<typeof startHttpServer>>;
+  const saved = { url: process.env.NPM_REGISTRY_URL, allow: process.env.OUTBOUND_ALLOW_HOSTS };
+  beforeAll(async () => {
+    npm = await startHttpServer((req, res) => {
+      const name = decodeURIComponent((req.url ?? "/").slice(1));
+      if (!(name in BODIES)) return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Not found"}');
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(BODIES[name]));
+    });
+    process.env.NPM_REGISTRY_URL = npm.url;
+    process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
+  });
+  afterAll(async () => {
+    process.env.NPM_REGISTRY_URL = saved.url;
+    process.env.OUTBOUND_ALLOW_HOSTS = saved.allow;
+    await npm?.close();
+  });
+
+  it("reads a packument, a 404 and a tombstone", async () => {
+    expect(await fetchPackument("good", null, { retries: 0 })).toMatchObject({ kind: "found", latestVersion: "1.0.0" });
+    expect(await fetchPackument("absent", null, { retries: 0 })).toEqual({ kind: "missing", httpStatus: 404 });
+    expect(await fetchPackument("tombstone", null, { retries: 0 })).toEqual({ kind: "unpublished", httpStatus: 200 });
+  });
+
+  it.each(["empty", "array", "error-object", "null-fields", "no-versions"])("takes a 200 that is not a package document (%s) as an error, never as missing", async (name) => {
+    expect(await fetchPackument(name, null, { retries: 0 })).toMatchObject({ kind: "error" });
+  });
+});
