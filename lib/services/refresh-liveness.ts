@@ -21,8 +21,15 @@ export interface PendingRefresh {
   run(): Promise<void>;
 }
 
+/**
+ * The remotes a probe can tell anything about, as the harvester picks them (lib/harvest/harvest-liveness.ts):
+ * streamable-http and SSE endpoints without `{templates}`, which need the user's own values.
+ */
+export const isProbeable = (r: { type: string; url: string }) => (r.type === "streamable-http" || r.type === "sse") && !r.url.includes("{");
+
 export function staleRemoteUrls(facts: Facts, now: Date): string[] {
   return facts.remotes
+    .filter(isProbeable)
     .filter((r) => !r.observed_at || now.getTime() - Date.parse(r.observed_at) > REFRESH_STALE_AFTER_MS)
     .map((r) => r.url);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as stampGet } from "@/app/v1/stamp/route";
 import { changes, leases, remoteObservations } from "@/lib/db/schema";
@@ -26,6 +27,7 @@ beforeEach(async () => {
   await loadFixtureCatalog(db, [
     listing({ name: "io.github.test/live", remotes: [{ type: "streamable-http", url: live.url }] }),
     listing({ name: "io.github.test/down", remotes: [{ type: "streamable-http", url: DOWN_URL }] }),
+    listing({ name: "io.github.test/templated", remotes: [{ type: "streamable-http", url: `${live.url}/{tenant}` }] }),
   ]);
 });
 
@@ -76,6 +78,15 @@ describe("refresh=if_stale", () => {
     // another account can refresh the server at once: nobody holds its cooldown
     const b = await keyedAccount(db, { credits: 50 });
     expect((await stampGet(request(`/v1/stamp?name=io.github.test/live&refresh=if_stale`, { key: b.key }))).status).toBe(200);
+  });
+
+  it("never probes a remote URL with {templates}, as the harvester does not: nothing to refresh, no lease", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    const res = await preflight({ server_name: "io.github.test/templated", policy_id: "builtin:strict", refresh: "if_stale" }, a.key);
+    expect(res.status).toBe(200);
+    expect(await db.select().from(remoteObservations)).toEqual([]);
+    expect(await db.select().from(leases)).toEqual([]);
+    expect(await db.select().from(changes).where(eq(changes.kind, "remote_down"))).toEqual([]);
   });
 
   it("records a remote that does not answer as down, and strict blocks on it", async () => {
