@@ -274,6 +274,12 @@ export const DELIVERY_RESPONSE_EXCERPT_BYTES = 512;
 export const DELIVERY_RETENTION_DAYS = 30;
 
 /** The embedded server's delivery timer; 0 turns it off (so does BOOT_INGEST=0). */
+/** How often a server process runs the daily upkeep itself (0: never; Vercel's cron calls it instead). */
+export function maintenanceIntervalMs(): number {
+  const v = process.env.MAINTENANCE_INTERVAL_MS;
+  return v === undefined || v === "" ? HOUR_MS : Number(v);
+}
+
 export function deliverIntervalMs(): number {
   const v = process.env.DELIVER_INTERVAL_MS;
   return v === undefined || v === "" ? 5_000 : Number(v);

@@ -1,11 +1,12 @@
 import { count, isNull } from "drizzle-orm";
 import { getDbHandle } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
-import { deliverIntervalMs, harvestIntervalMs, registryUrl } from "@/lib/config";
+import { deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { log } from "@/lib/log";
 import { startDeliveryTimer } from "@/lib/watches/delivery-timer";
 import { startHarvestTimer } from "@/lib/harvest/harvest-timer";
+import { startMaintenanceTimer } from "./maintenance-timer";
 import { writeLocalServerInfo } from "./local-server-file";
 
 /** How to fill the catalog by hand when the registry cannot be reached. */
@@ -23,6 +24,9 @@ export async function boot(): Promise<void> {
     const port = process.env.PORT || "3000";
     writeLocalServerInfo(`http://127.0.0.1:${port}`);
   }
+  // Retention (evaluations are kept 90 days) holds wherever the server runs: Vercel's cron calls
+  // /api/cron/maintenance, every other server process runs it itself.
+  if (maintenanceIntervalMs() > 0 && !process.env.VERCEL) startMaintenanceTimer(handle.db, maintenanceIntervalMs());
   if (process.env.BOOT_INGEST === "0") return;
   // Watch notifications: Vercel runs /api/cron/deliver instead of a timer.
   if (deliverIntervalMs() > 0 && !process.env.VERCEL) startDeliveryTimer(handle.db, deliverIntervalMs());

@@ -10,6 +10,7 @@ import { preflight } from "@/lib/services/preflight";
 import { getEvaluation } from "@/lib/evaluations/get-evaluation";
 import { listEvaluations } from "@/lib/evaluations/list-evaluations";
 import { runMaintenance } from "@/lib/services/run-maintenance";
+import { startMaintenanceTimer } from "@/lib/boot/maintenance-timer";
 import { chargeCaller, type Caller } from "@/lib/quota";
 import { GET as maintenanceGet } from "@/app/api/cron/maintenance/route";
 import { resetDb } from "../helpers/db";
@@ -52,6 +53,18 @@ describe("evaluation retention", () => {
     const later = await runMaintenance(db, new Date(Date.now() + 91 * DAY));
     expect(later.evaluations_purged).toBe(1);
     expect(await db.$count(evaluations)).toBe(0);
+  });
+
+  it("is purged by the server process's own timer where no cron runs (the embedded default, a plain server)", async () => {
+    const { accountId } = await keyedAccount(db);
+    const old = await evaluateAt(accountId, new Date("2026-01-01T00:00:00Z"));
+    await db.update(evaluations).set({ completedAt: new Date(Date.now() - 91 * DAY) }).where(evaluationsId(old.audit_id!));
+    const stop = startMaintenanceTimer(db, 50);
+    try {
+      await expect.poll(() => db.$count(evaluations), { timeout: 5000 }).toBe(0);
+    } finally {
+      stop();
+    }
   });
 
   it("runs from the cron route only with the cron secret", async () => {
