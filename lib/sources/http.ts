@@ -1,5 +1,6 @@
 import { UPSTREAM_MAX_RETRIES, upstreamTimeoutMs, upstreamUserAgent } from "@/lib/config";
 import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
+import { readCapped } from "@/lib/net/read-capped";
 
 export class UpstreamError extends Error {
   constructor(
@@ -30,6 +31,8 @@ export interface FetchJsonOptions {
   signal?: AbortSignal;
   /** Called once per HTTP request sent (retries included), for call accounting. */
   onCall?: () => void;
+  /** Largest answer read (UPSTREAM_MAX_BODY_BYTES unless a test asks for less). */
+  maxBodyBytes?: number;
 }
 
 export interface UpstreamRequestOptions extends FetchJsonOptions {
@@ -75,6 +78,12 @@ function isRateLimit(res: { status: number; headers: Headers }): boolean {
 const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 
 /**
+ * Largest upstream answer read: npm documents of packages with thousands of versions reach tens of MB; past
+ * this the answer is an error (the item's old evidence stays, only the attempt moves).
+ */
+export const UPSTREAM_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
  * One upstream request with a timeout and bounded retries on network faults,
  * 5xx, rate limits and (when `json`) malformed bodies. Other statuses (2xx, 304,
  * 4xx) are returned for the caller to interpret. A rate limit whose wait is
@@ -106,8 +115,13 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
         signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
         redirect: "follow",
       });
-      text = await res.text();
+      const cap = opts.maxBodyBytes ?? UPSTREAM_MAX_BODY_BYTES;
+      const bytes = await readCapped(res, cap);
+      // the same answer again would be as large: no retry, and nothing is learned from it
+      if (bytes === null) throw new UpstreamError(`${url}: answer over ${cap} bytes, not read`, res.status);
+      text = bytes.toString("utf8");
     } catch (err) {
+      if (err instanceof UpstreamError) throw err;
       if (err instanceof OutboundBlockedError) throw new UpstreamError(`${url}: ${err.message}`, null);
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const why = e.name === "TimeoutError" || e.name === "AbortError" ? "timed out" : (e.cause?.code ?? e.cause?.message ?? e.message);

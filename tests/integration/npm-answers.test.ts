@@ -20,6 +20,13 @@ describe("fetchPackument", () => {
   beforeAll(async () => {
     npm = await startHttpServer((req, res) => {
       const name = decodeURIComponent((req.url ?? "/").slice(1));
+      if (name === "chunked") {
+        // no content-length: 100 chunks of 1 KiB, more than any cap the test sets
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"name":"chunked","versions":{},"pad":"');
+        for (let i = 0; i < 100; i++) res.write("x".repeat(1024));
+        return void res.end('"}');
+      }
       if (!(name in BODIES)) return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Not found"}');
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(BODIES[name]));
     });
@@ -36,6 +43,11 @@ describe("fetchPackument", () => {
     expect(await fetchPackument("good", null, { retries: 0 })).toMatchObject({ kind: "found", latestVersion: "1.0.0" });
     expect(await fetchPackument("absent", null, { retries: 0 })).toEqual({ kind: "missing", httpStatus: 404 });
     expect(await fetchPackument("tombstone", null, { retries: 0 })).toEqual({ kind: "unpublished", httpStatus: 200 });
+  });
+
+  it("stops reading an answer over the size limit and reports it, declared or streamed", async () => {
+    await expect(fetchPackument("good", null, { retries: 0, maxBodyBytes: 20 })).rejects.toThrow(/answer over 20 bytes, not read/);
+    await expect(fetchPackument("chunked", null, { retries: 0, maxBodyBytes: 4096 })).rejects.toThrow(/answer over 4096 bytes/);
   });
 
   it.each(["empty", "array", "error-object", "null-fields", "no-versions"])("takes a 200 that is not a package document (%s) as an error, never as missing", async (name) => {
