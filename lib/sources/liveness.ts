@@ -130,6 +130,9 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
     if (status === 401 || status === 403) {
       return { outcome: "up", httpStatus: status, authRequired: true, toolsHash: null, toolsCount: null, serverInfo: null, protocolVersion: null };
     }
+    // a throttled endpoint answered, but not whether it serves MCP: no verdict (docs/harvester.md, as for
+    // every upstream's 429), rather than flipping it down and up with each wave of traffic
+    if (status === 429) return { outcome: "unreachable", error: "HTTP 429 (rate limited)" };
     if (status && status >= 400) return { outcome: "down", httpStatus: status, error: `HTTP ${status}` };
     const code = causeCode(err);
     if (timedOutNow) return { outcome: "unreachable", error: `timed out after ${timeoutMs} ms` };

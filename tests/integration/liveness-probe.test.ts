@@ -31,6 +31,15 @@ describe("probeRemote", () => {
     }
   });
 
+  it("calls a throttled endpoint (429) unreachable: an answer, but no verdict", async () => {
+    mcp.state.status = 429;
+    try {
+      expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000 })).toEqual({ outcome: "unreachable", error: "HTTP 429 (rate limited)" });
+    } finally {
+      mcp.state.status = 200;
+    }
+  });
+
   it("still calls a server that answers its POSTs with an HTTP error down", async () => {
     mcp.state.status = 503;
     try {
