@@ -1,4 +1,4 @@
-import { desc, eq, max } from "drizzle-orm";
+import { and, desc, eq, max } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { registrySyncs, serverVersions } from "@/lib/db/schema";
 import { listRegistryServers } from "@/lib/sources/registry";
@@ -21,11 +21,7 @@ export interface RegistryIngestOptions {
  */
 export async function ingestFromRegistry(db: Db, opts: RegistryIngestOptions): Promise<IngestResult> {
   const startedAt = new Date();
-  let updatedSince: Date | null = null;
-  if (opts.mode === "incremental") {
-    const [row] = await db.select({ newest: max(serverVersions.registryUpdatedAt) }).from(serverVersions);
-    updatedSince = row?.newest ?? null;
-  }
+  const updatedSince = opts.mode === "incremental" ? await incrementalCursor(db) : null;
   const entries: unknown[] = [];
   let pages = 0;
   try {
@@ -57,6 +53,32 @@ export async function ingestFromRegistry(db: Db, opts: RegistryIngestOptions): P
     updatedSince,
     pages,
   });
+}
+
+/** Allowance for the registry's clock running behind ours (its updatedAt against our sync start). */
+const REGISTRY_CLOCK_MARGIN_MS = 10 * 60_000;
+
+/**
+ * Where an incremental crawl starts: the newest registry update we hold, but never after the start of the
+ * last successful crawl of the API. A row updated on a page that crawl had already read, while it read later
+ * pages (whose newer updates it stored), is older than the newest update held: starting from that would skip
+ * it for good. Starting from the crawl's start re-reads a little; writing the same rows again changes nothing.
+ */
+async function incrementalCursor(db: Db): Promise<Date | null> {
+  const [[held], [crawl]] = await Promise.all([
+    db.select({ newest: max(serverVersions.registryUpdatedAt) }).from(serverVersions),
+    db
+      // an API sync's observed_at is when its crawl began (ingestFromRegistry's startedAt)
+      .select({ crawledFrom: registrySyncs.observedAt })
+      .from(registrySyncs)
+      .where(and(eq(registrySyncs.status, "succeeded"), eq(registrySyncs.source, "api")))
+      .orderBy(desc(registrySyncs.id))
+      .limit(1),
+  ]);
+  const newest = held?.newest ?? null;
+  if (!newest || !crawl?.crawledFrom) return newest;
+  const crawlStart = new Date(crawl.crawledFrom.getTime() - REGISTRY_CLOCK_MARGIN_MS);
+  return crawlStart < newest ? crawlStart : newest;
 }
 
 /** The newest sync of any kind, for the home page and the coverage report. */

@@ -27,6 +27,13 @@ export class FakeRegistry {
   private rows: Obj[] = [];
   /** Every request URL, for tests that count upstream calls. */
   readonly requests: string[] = [];
+  /** Called before each list request is answered (with how many came before): tests change rows mid-crawl. */
+  beforeAnswer?: (served: number) => void;
+
+  /** Changes one listed row in place (its envelope: `server` and `_meta`). */
+  update(name: string, change: (envelope: Obj) => void): void {
+    for (const row of this.rows) if (row.server.name === name) change(row);
+  }
 
   load(entries: Obj[]): this {
     this.rows = entries.map(toEnvelope).sort((a, b) => {
@@ -40,6 +47,7 @@ export class FakeRegistry {
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = new URL(req.url ?? "/", "http://fake");
     if (!/^\/v0(\.1)?\/servers$/.test(url.pathname)) return false;
+    this.beforeAnswer?.(this.requests.length);
     this.requests.push(url.pathname + url.search);
     const send = (status: number, body: unknown, type = "application/json") => {
       res.writeHead(status, { "content-type": type });

@@ -8,6 +8,8 @@ import { startHttpServer } from "../helpers/http-server";
 import { hasSharedData, largestSnapshot, snapshotFiles } from "../helpers/shared-data";
 import { count, dumpCatalog } from "../helpers/table-dump";
 import { latestNames } from "../helpers/raw-snapshot";
+import { listing } from "../helpers/catalog-fixture";
+import { sql } from "drizzle-orm";
 
 describe.skipIf(!hasSharedData)("ingest from REGISTRY_URL through the list API", () => {
   const registry = new FakeRegistry();
@@ -58,6 +60,36 @@ describe.skipIf(!hasSharedData)("ingest from REGISTRY_URL through the list API",
     expect(r.counts.entries).toBeGreaterThan(0);
     expect(r.counts.serversDelisted).toBe(0);
     expect(await count(fresh, "select count(*) as n from servers where delisted_at is null")).toBe(latestNames(files.at(-1)!).size);
+  });
+
+  it("an incremental run does not skip a row updated on a page the last crawl had already read", async () => {
+    const OFFICIAL = "io.modelcontextprotocol.registry/official";
+    const old = "2025-11-01T00:00:00Z";
+    const rows = Array.from({ length: 150 }, (_, i) =>
+      listing({ name: `io.github.mid/s${String(i).padStart(3, "0")}`, version: "1.0.0" }, { updatedAt: old, publishedAt: old }),
+    );
+    const fresh = await resetDb();
+    registry.load(rows);
+    // while the full crawl reads page 2, s000 (page 1, already read) is deprecated, then s149 (page 2) changes
+    const t1 = new Date(Date.now() + 1_000).toISOString();
+    const t2 = new Date(Date.now() + 2_000).toISOString();
+    registry.beforeAnswer = (served) => {
+      if (served !== 1) return; // page 1 answered, page 2 not yet
+      registry.update("io.github.mid/s000", (e) => Object.assign(e._meta[OFFICIAL], { status: "deprecated", updatedAt: t1 }));
+      registry.update("io.github.mid/s149", (e) => (Object.assign(e.server, { title: "Changed" }), Object.assign(e._meta[OFFICIAL], { updatedAt: t2 })));
+    };
+    registry.requests.length = 0;
+    try {
+      await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "full" });
+    } finally {
+      registry.beforeAnswer = undefined;
+    }
+    const status = async () => (await fresh.execute(sql`select registry_status from servers where name = 'io.github.mid/s000'`)) as unknown as { rows?: { registry_status: string }[] };
+    const before = await status();
+    expect((before.rows ?? (before as unknown as { registry_status: string }[]))[0].registry_status).toBe("active"); // the crawl read it before the change
+    await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "incremental" });
+    const after = await status();
+    expect((after.rows ?? (after as unknown as { registry_status: string }[]))[0].registry_status).toBe("deprecated");
   });
 
   it("records a failed sync and keeps the catalog when the registry cannot be reached", async () => {
