@@ -83,10 +83,16 @@ export default async function HomePage() {
           )}
           .
         </p>
-        {status.servers === 0 && !status.lastSync && (
+        {status.servers === 0 && !status.lastSync && process.env.BOOT_INGEST !== "0" && (
           <p className="notice" role="status">
             The catalog is empty and the first registry ingest has not finished yet. Reload in a minute.
           </p>
+        )}
+        {status.servers === 0 && !status.lastSync && process.env.BOOT_INGEST === "0" && (
+          <div className="notice" role="status">
+            <p>The catalog is empty, and this server does not fill it on start (BOOT_INGEST=0). Import a registry dump file:</p>
+            <pre>{IMPORT_HINT}</pre>
+          </div>
         )}
         {failed && (
           <div className="notice error" role="alert" data-testid="ingest-failure">
