@@ -31,3 +31,7 @@ if (server) {
 }
 console.log(`account ${result.account_id} (${result.tier})`);
 console.log(`key (shown once, store it now): ${result.key}`);
+if (parsed.data.tier && parsed.data.tier !== result.tier) {
+  // createAccount returns an existing account as it is: the tier of an account is not changed from here
+  console.error(`note: ${parsed.data.email} already had an account with tier ${result.tier}; --tier ${parsed.data.tier} applies only to new accounts`);
+}
