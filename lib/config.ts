@@ -80,6 +80,8 @@ export const API_KEY_CHECKSUM_LENGTH = 6;
 export const API_KEY_VISIBLE_LENGTH = 11;
 /** Live keys one account may hold at once. */
 export const MAX_API_KEYS_PER_ACCOUNT = 20;
+/** Account mail (sign-in links, replacement keys) one address may be sent per hour: nobody can flood a mailbox through us. */
+export const ACCOUNT_MAIL_PER_ADDRESS_PER_HOUR = 5;
 /** last_used_at is written at most this often per key, so busy keys don't write on every call. */
 export const API_KEY_LAST_USED_RESOLUTION_SECONDS = 60;
 

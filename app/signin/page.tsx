@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: "Sign in" };
 
 const ERRORS: Record<string, string> = {
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
-  EmailSignin: "The sign-in e-mail could not be sent. Try again in a moment.",
+  EmailSignin: "The sign-in e-mail could not be sent (or this address was sent several in the last hour). Try again later.",
 };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {

@@ -3,6 +3,8 @@ import { getDb, type Queryable } from "@/lib/db/client";
 import { accounts } from "@/lib/db/schema";
 import { authBaseUrl } from "@/lib/auth/auth-options";
 import { sendMail } from "@/lib/auth/send-mail";
+import { takeAccountMail, TOO_MUCH_MAIL } from "@/lib/auth/mail-allowance";
+import { ApiError } from "@/lib/api/errors";
 import { createApiKey } from "./create-api-key";
 import { revokeApiKey } from "./revoke-api-key";
 
@@ -17,6 +19,7 @@ export async function sendReplacementKey(accountId: string, opts: { db?: Queryab
   const db = opts.db ?? (await getDb());
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw new Error("no such account");
+  if (!(await takeAccountMail(account.email, { db }))) throw new ApiError("rate_limited", TOO_MUCH_MAIL);
   const created = await createApiKey(account.id, { db });
   const url = `${authBaseUrl()}/account`;
   try {

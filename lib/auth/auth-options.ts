@@ -4,6 +4,7 @@ import { SIGN_IN_LINK_MAX_AGE_SECONDS } from "@/lib/config";
 import { authSecret } from "./auth-secret";
 import { drizzleAuthAdapter } from "./drizzle-adapter";
 import { sendMail } from "./send-mail";
+import { takeAccountMail, TOO_MUCH_MAIL } from "./mail-allowance";
 
 /** Where sign-in links point: NEXTAUTH_URL, else SITE_URL, else this server's own port. */
 export function authBaseUrl(): string {
@@ -32,6 +33,8 @@ export function authOptions(): NextAuthOptions {
         // nodemailer is only used through sendMail; this placeholder is never dialled
         server: "smtp://localhost:25",
         async sendVerificationRequest({ identifier, url }) {
+          // refused like a mail that could not be sent: next-auth shows the sign-in page's EmailSignin error
+          if (!(await takeAccountMail(identifier))) throw new Error(TOO_MUCH_MAIL);
           await sendMail({
             to: identifier,
             subject: "Sign in to mcp-preflight",

@@ -9,6 +9,8 @@ import { createAccount } from "@/lib/accounts/create-account";
 import { createApiKey } from "@/lib/accounts/create-api-key";
 import { listApiKeys } from "@/lib/accounts/list-api-keys";
 import { sendReplacementKey } from "@/lib/accounts/send-replacement-key";
+import { takeAccountMail } from "@/lib/auth/mail-allowance";
+import { authOptions } from "@/lib/auth/auth-options";
 import { isWellFormedApiKey } from "@/lib/accounts/api-key-format";
 import { resolveCaller } from "@/lib/quota";
 import { apiKeys, creditWallets, devMailbox } from "@/lib/db/schema";
@@ -131,6 +133,23 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
     // both keys work (the account cannot say which it lost: it revokes that one itself)
     for (const k of [key, replacement]) expect((await resolveCaller({ apiKey: k, ip: "192.0.2.1" }, { db })).caller.accountId).toBe(a.id);
     expect(logged.join("\n")).not.toContain(replacement);
+  });
+
+  it("sends one address at most 5 account mails an hour, sign-in links and replacement keys together", async () => {
+    const a = await createAccount({ email: "busy@example.test" }, { db });
+    const provider = authOptions().providers[0] as unknown as { options: { sendVerificationRequest: (p: { identifier: string; url: string }) => Promise<void> } };
+    const signInLink = () => provider.options.sendVerificationRequest({ identifier: "Busy@Example.test", url: "http://localhost/api/auth/callback/email?token=t" });
+    for (let i = 0; i < 3; i++) await signInLink();
+    await sendReplacementKey(a.id, { db });
+    await sendReplacementKey(a.id, { db });
+    await expect(sendReplacementKey(a.id, { db })).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(signInLink()).rejects.toThrow(/at most 5 account e-mails an hour/);
+    expect(await db.$count(devMailbox)).toBe(5);
+    // no key was made for the refused request
+    expect(await db.$count(apiKeys, eq(apiKeys.accountId, a.id))).toBe(2);
+    // another address is not affected, and the next hour starts afresh
+    expect(await takeAccountMail("other@example.test", { db })).toBe(true);
+    expect(await takeAccountMail("busy@example.test", { db, now: new Date(Date.now() + 3_600_000) })).toBe(true);
   });
 
   it("revokes the new key when its mail cannot be sent, and says so", async () => {
