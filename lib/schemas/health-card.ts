@@ -125,10 +125,10 @@ export const searchQuerySchema = z.object({
   q: z
     .string({ error: "q is required" })
     .transform((s) => s.trim())
-    .pipe(z.string().min(SEARCH_QUERY_MIN, `q must be at least ${SEARCH_QUERY_MIN} characters`).max(SEARCH_QUERY_MAX)),
+    .pipe(z.string().min(SEARCH_QUERY_MIN, `q must be at least ${SEARCH_QUERY_MIN} characters`).max(SEARCH_QUERY_MAX))
+    .meta({ minLength: SEARCH_QUERY_MIN, maxLength: SEARCH_QUERY_MAX }),
   limit: integerParam("limit", 1, SEARCH_LIMIT_MAX)
-    .optional()
-    .transform((n) => n ?? SEARCH_LIMIT_DEFAULT),
+    .default(SEARCH_LIMIT_DEFAULT),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 

@@ -5,9 +5,13 @@ import { z } from "zod";
 
 /** An integer from `min` to `max`: a JSON integer, or its decimal digits as a query string carries them. */
 export function integerParam(name: string, min: number, max: number) {
-  return z
-    .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)], { error: `${name} must be an integer` })
-    .pipe(z.number().int().min(min).max(max));
+  return (
+    z
+      .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)], { error: `${name} must be an integer` })
+      .pipe(z.number().int().min(min).max(max))
+      // the bounds sit in the pipe, which JSON Schema (OpenAPI, MCP tools/list) cannot show: said here too
+      .meta({ minimum: min, maximum: max })
+  );
 }
 
 /** A yes/no option: a JSON boolean, or 1/0/true/false as text. */

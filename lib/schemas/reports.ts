@@ -28,8 +28,7 @@ export type StatsReport = z.infer<typeof statsReportSchema>;
 
 export const recentQuerySchema = z.object({
   limit: integerParam("limit", 1, RECENT_LIMIT_MAX)
-    .optional()
-    .transform((n) => n ?? RECENT_LIMIT_DEFAULT),
+    .default(RECENT_LIMIT_DEFAULT),
   cursor: z.string().min(1).max(500).optional(),
 });
 export type RecentQuery = z.infer<typeof recentQuerySchema>;
