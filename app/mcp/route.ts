@@ -76,11 +76,16 @@ async function mcp(req: Request): Promise<Response> {
  * re-open it every second for as long as they stayed connected.
  */
 function methodNotAllowed(req: Request): Response {
-  const what = req.method === "GET" ? "this endpoint offers no server-to-client stream" : "this endpoint is stateless: there is no session to end";
+  const what =
+    req.method === "GET"
+      ? "this endpoint offers no server-to-client stream"
+      : req.method === "DELETE"
+        ? "this endpoint is stateless: there is no session to end"
+        : `${req.method} is not part of streamable HTTP`;
   return json(
     { jsonrpc: "2.0", id: null, error: { code: -32000, message: `Method not allowed: ${what}; send JSON-RPC messages with POST` } },
     { status: 405, headers: { allow: "POST" } },
   );
 }
 
-export { mcp as POST, methodNotAllowed as GET, methodNotAllowed as DELETE };
+export { mcp as POST, methodNotAllowed as GET, methodNotAllowed as DELETE, methodNotAllowed as PUT, methodNotAllowed as PATCH };

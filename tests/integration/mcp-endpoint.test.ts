@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { DELETE as mcpDelete, GET as mcpGet, POST as mcpPost } from "@/app/mcp/route";
+import { DELETE as mcpDelete, GET as mcpGet, PATCH as mcpPatch, POST as mcpPost, PUT as mcpPut } from "@/app/mcp/route";
 import { TOOL_NAMES } from "@/lib/mcp/register-tools";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
@@ -77,8 +77,9 @@ describe("/mcp", () => {
   });
 
   it("answers GET and DELETE with 405 (no server stream, no session), and an SDK client neither polls nor fails", async () => {
-    for (const method of ["GET", "DELETE"] as const) {
-      const res = await (method === "GET" ? mcpGet : mcpDelete)(request("/mcp", { method, headers: { accept: "application/json, text/event-stream" } }));
+    for (const method of ["GET", "DELETE", "PUT", "PATCH"] as const) {
+      const handler = { GET: mcpGet, DELETE: mcpDelete, PUT: mcpPut, PATCH: mcpPatch }[method];
+      const res = await handler(request("/mcp", { method, headers: { accept: "application/json, text/event-stream" } }));
       expect(res.status, method).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
       expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/^Method not allowed/) } });
