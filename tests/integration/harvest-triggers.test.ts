@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count } from "drizzle-orm";
 import { GET as cronHarvest } from "@/app/api/cron/harvest/route";
+import { GET as cronIngest } from "@/app/api/cron/ingest/route";
 import type { Db } from "@/lib/db/client";
-import { harvestRuns, leases, repositoryObservations } from "@/lib/db/schema";
+import { harvestRuns, leases, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
 import { startHarvestTimer } from "@/lib/harvest/harvest-timer";
 import { progressPrinter } from "@/lib/harvest/progress-printer";
 import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
@@ -72,6 +73,26 @@ describe("harvest triggers", () => {
     }
     const [{ n: after }] = await db.select({ n: count() }).from(harvestRuns);
     expect(after).toBe(before + 1);
+  });
+
+  it("the cron ingest keeps the registry's cooldown: a rate limit starts one, and nothing is sent until it ends", async () => {
+    const ingest = () => cronIngest(new Request("http://localhost/api/cron/ingest", { headers: { authorization: "Bearer harvest-cron-secret" } }));
+    fake.faults.add({ source: "registry", kind: "429", resetAfterSec: 3600 });
+    try {
+      const limited = await ingest();
+      expect(limited.status).toBe(429);
+      const body = await limited.json();
+      expect(body).toMatchObject({ ok: false, error: "rate_limited" });
+      expect(body.retry_after).toBeGreaterThan(3000);
+      const sent = fake.registry.requests.length;
+      const waiting = await ingest();
+      expect(waiting.status).toBe(200);
+      expect(await waiting.json()).toMatchObject({ ok: true, skipped: expect.stringMatching(/asked us to wait until/) });
+      expect(fake.registry.requests.length).toBe(sent);
+    } finally {
+      fake.faults.clear();
+      await db.delete(sourceCooldowns);
+    }
   });
 
   it("prints plain progress lines when not on a terminal", () => {

@@ -6,18 +6,37 @@ import { registryUrl } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { parseDump } from "@/lib/catalog/read-dump";
-import { invalidRequest } from "@/lib/api/errors";
+import { ApiError, invalidRequest } from "@/lib/api/errors";
+import { cooldownUntil, setCooldown } from "@/lib/harvest/cooldowns";
+import { RateLimitedError } from "@/lib/sources/http";
+import { secondsUntil } from "@/lib/quota/utc";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
 
-/** Incremental registry sync (a full one when the catalog has never synced). */
+/**
+ * Incremental registry sync (a full one when the catalog has never synced). It keeps the harvester's registry
+ * cooldown: while the registry has asked us to wait, nothing is sent; a rate limit starts one (429 here).
+ */
 export const GET = withCaller(async ({ req, url }) => {
   requireCronSecret(req);
   const mode = url.searchParams.get("mode") === "full" ? "full" : "incremental";
-  const result = await ingestFromRegistry(await getDb(), { baseUrl: registryUrl(), mode });
-  return { ok: true, ...result };
+  const db = await getDb();
+  const now = new Date();
+  const cooling = await cooldownUntil(db, "registry", now);
+  if (cooling) return { ok: true, skipped: `the registry asked us to wait until ${cooling.until.toISOString()} (${cooling.reason})` };
+  try {
+    const result = await ingestFromRegistry(db, { baseUrl: registryUrl(), mode });
+    return { ok: true, ...result };
+  } catch (err) {
+    if (!(err instanceof RateLimitedError && err.retryAt)) throw err;
+    await setCooldown(db, "registry", err.retryAt, err.message, now);
+    throw new ApiError("rate_limited", `the registry is rate limiting us; no sync until ${err.retryAt.toISOString()}`, {
+      retryAfter: secondsUntil(err.retryAt, now),
+      resetAt: err.retryAt,
+    });
+  }
 });
 
 /** A registry dump posted by `npm run ingest -- --file` while the server holds the embedded database. */
