@@ -27,6 +27,8 @@ const QUOTA_HEADERS: Record<string, string> = {
   "x-credits-remaining": "keyed callers: the wallet after this call",
 };
 
+const quotaHeaderRefs = (): Json => Object.fromEntries(Object.keys(QUOTA_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+
 /** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), without the `$schema` line. */
 function jsonSchemaOf(schema: ZodType, io: "input" | "output"): Json {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
@@ -80,7 +82,7 @@ function parametersOf(op: ApiOperation): Json[] {
 
 function operationObject(op: ApiOperation): Json {
   const okHeaders: Json = {};
-  if (op.metered) for (const h of Object.keys(QUOTA_HEADERS)) okHeaders[h] = { $ref: `#/components/headers/${h}` };
+  if (op.metered) Object.assign(okHeaders, quotaHeaderRefs());
   if (op.cacheable) {
     okHeaders["cache-control"] = { description: "public, cacheable", schema: { type: "string" } };
     okHeaders.etag = { description: "strong validator; send it back in If-None-Match for a 304", schema: { type: "string" } };
@@ -97,7 +99,17 @@ function operationObject(op: ApiOperation): Json {
     "200": { description: op.response.description, ...(Object.keys(okHeaders).length ? { headers: okHeaders } : {}), content },
   };
   if (op.cacheable) responses["304"] = { description: "Not modified (If-None-Match matched the ETag)" };
-  for (const status of op.errors) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+  for (const status of op.errors) {
+    // metered answers carry the quota headers, errors too, but for the 401 of a refused key
+    responses[String(status)] =
+      op.metered && status !== 401
+        ? {
+            description: STATUS_TEXT[status],
+            headers: { ...quotaHeaderRefs(), ...(status === 429 ? { "retry-after": { description: "seconds", schema: { type: "integer" } } } : {}) },
+            content: { "application/json": { schema: ref("Error") } },
+          }
+        : { $ref: `#/components/responses/E${status}` };
+  }
   responses["500"] = { $ref: "#/components/responses/E500" };
 
   const out: Json = {
@@ -159,7 +171,9 @@ export function buildOpenApiDocument(baseUrl: string): Json {
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "An account API key (catk_…), created on the account page and shown once." },
       },
-      headers: Object.fromEntries(Object.entries(QUOTA_HEADERS).map(([h, d]) => [h, { description: d, schema: { type: h === "x-tier" ? "string" : "integer" } }])),
+      headers: Object.fromEntries(
+        Object.entries(QUOTA_HEADERS).map(([h, d]) => [h, { description: d, schema: h === "x-tier" ? { type: "string", enum: ["free", "registered", "pro"] } : { type: "integer" } }]),
+      ),
       responses: errorResponses,
     },
   };

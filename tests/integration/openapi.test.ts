@@ -114,6 +114,14 @@ describe("GET /v1/openapi.json", () => {
     }
   });
 
+  it("declares the quota headers on a metered operation's errors too, but for the 401 of a refused key", () => {
+    const responses = doc.paths["/v1/preflight"].post.responses;
+    for (const status of ["200", "404", "429"]) expect(Object.keys(responses[status].headers ?? {}), status).toEqual(expect.arrayContaining(["x-tier", "x-ratelimit-remaining"]));
+    expect(responses["429"].headers["retry-after"]).toBeDefined();
+    expect(responses["401"]).toEqual({ $ref: "#/components/responses/E401" });
+    expect(doc.components.headers["x-tier"].schema).toEqual({ type: "string", enum: ["free", "registered", "pro"] });
+  });
+
   it("describes query parameters from the routes' schemas (names, required, defaults)", () => {
     const params = (p: string, m = "get") => Object.fromEntries((doc.paths[p][m].parameters as Json[]).map((x) => [x.name, x]));
     expect(params("/v1/search").q).toMatchObject({ in: "query", required: true, schema: { minLength: 2, maxLength: 200 } });
