@@ -1,4 +1,5 @@
 import { z, type ZodType } from "zod";
+import { readCapped } from "@/lib/net/read-capped";
 import { ApiError } from "./errors";
 
 /** One line naming each failed field, for the Error body's message; `root` names the input as a whole. */
@@ -62,25 +63,9 @@ export async function readTextBody(req: Request, maxBytes: number): Promise<stri
 }
 
 export async function readBinaryBody(req: Request, maxBytes: number): Promise<Buffer> {
-  const declared = Number(req.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new ApiError("payload_too_large", `request body is over the ${maxBytes}-byte limit`);
-  }
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError("payload_too_large", `request body is over the ${maxBytes}-byte limit`);
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts);
+  const bytes = await readCapped(req, maxBytes);
+  if (bytes === null) throw new ApiError("payload_too_large", `request body is over the ${maxBytes}-byte limit`);
+  return bytes;
 }
 
 /** Query parameters as a plain object (last value wins), for zod parsing. */

@@ -1,15 +1,15 @@
 /**
- * Reads a response body up to `maxBytes`; past that it stops reading, drops the connection and answers null,
- * so a hostile or broken upstream cannot make the process hold a body of any size in memory.
+ * Reads a request's or a response's body up to `maxBytes`; past that (declared or streamed) it stops reading,
+ * drops the rest and answers null, so no caller or upstream can make the process hold a body of any size.
  */
-export async function readCapped(res: Response, maxBytes: number): Promise<Buffer | null> {
-  const declared = Number(res.headers.get("content-length") ?? "");
+export async function readCapped(message: Request | Response, maxBytes: number): Promise<Buffer | null> {
+  const declared = Number(message.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel().catch(() => {});
+    await message.body?.cancel().catch(() => {});
     return null;
   }
-  if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
+  if (!message.body) return Buffer.alloc(0);
+  const reader = message.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
   for (;;) {
