@@ -4,7 +4,6 @@ import { ApiError } from "./errors";
 import {
   admitCaller,
   admitLater,
-  callerInputFrom,
   chargeCaller,
   quotaHeaders,
   type Caller,
@@ -99,12 +98,10 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
         fromMemory = true;
         caller = later.caller;
         pending = later.pending;
-      } else if (!metered && !options.keyRequired) {
-        // a keyless route (contract Auth: none) never reads the key: a stale one sent with every request of a
-        // client must not cost it the public routes (401 is for routes that need or meter a key)
-        caller = { tier: "free", accountId: null, keyId: null, ip: callerInputFrom(req).ip };
       } else {
-        caller = (await admitCaller(req, { metered, keyRequired: options.keyRequired, state })).caller;
+        // a route without auth (neither needs nor meters a key) does not read it
+        const keyless = !metered && !options.keyRequired;
+        caller = (await admitCaller(req, { metered, keyRequired: options.keyRequired, keyless, state })).caller;
       }
       const who = caller;
       const admit = async () => {

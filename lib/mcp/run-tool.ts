@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodType } from "zod";
 import { parseWith } from "@/lib/api/request";
-import { chargeCaller, checkBurst, requireKey, resolveCaller, type Caller, type CallerInput, type ChargeExtras, type QuotaState } from "@/lib/quota";
+import { admitCaller, chargeCaller, type Caller, type CallerInput, type ChargeExtras, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { toolData, toolError } from "./tool-result";
@@ -39,12 +39,11 @@ export async function runTool<I>(
 ): Promise<CallToolResult> {
   try {
     const callerInput = (extra.authInfo?.extra as McpAuthExtra | undefined)?.callerInput ?? { apiKey: null, ip: "unknown" };
-    // as on REST, a tool that neither needs nor meters a key does not read it
-    const keyless = !options.keyRequired && !options.metered;
-    const { caller, state } = await resolveCaller(keyless ? { apiKey: null, ip: callerInput.ip } : callerInput);
-    if (options.keyRequired) requireKey(caller);
-    const quota: QuotaState = { ...state };
-    if (options.metered) await checkBurst(caller, quota);
+    // the REST wrapper's admission: key (401; not read by a tool that neither needs nor meters one), then the
+    // burst window (429), a keyed caller's both in one statement
+    const quota: QuotaState = {};
+    const keyless = !options.metered && !options.keyRequired;
+    const { caller } = await admitCaller(callerInput, { metered: options.metered, keyRequired: options.keyRequired, keyless, state: quota });
     const input = schema ? parseWith(schema, args ?? {}) : (undefined as I);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);

@@ -30,6 +30,11 @@ export interface AdmitOptions {
   metered?: boolean;
   /** 401 unless a valid key was sent. */
   keyRequired?: boolean;
+  /**
+   * A call without auth in the contract (it neither needs nor meters a key): the key is not read, so a stale
+   * one a client sends with every request does not cost it the public routes.
+   */
+  keyless?: boolean;
   db?: Queryable;
   now?: Date;
   /** Filled in place, also when a 429 is thrown, so the headers can go out with it. */
@@ -68,7 +73,7 @@ export async function resolveCaller(
 export async function admitCaller(input: Request | CallerInput, opts: AdmitOptions = {}): Promise<ResolvedCaller> {
   const { apiKey, ip } = input instanceof Request ? callerInputFrom(input) : input;
   const state = opts.state ?? {};
-  const key = apiKey?.trim();
+  const key = opts.keyless ? undefined : apiKey?.trim();
   if (!key) {
     if (opts.keyRequired) throw new ApiError("unauthorized", MISSING_KEY);
     const caller: Caller = { tier: "free", accountId: null, keyId: null, ip };

@@ -3,6 +3,9 @@ import { eq } from "drizzle-orm";
 import { withCaller } from "@/lib/api/with-caller";
 import { invalidRequest, notFound } from "@/lib/api/errors";
 import { GET as creditsGet } from "@/app/v1/credits/route";
+import { GET as policiesGet } from "@/app/v1/policies/route";
+import { GET as changesGet } from "@/app/v1/changes/route";
+import { GET as searchGet } from "@/app/v1/search/route";
 import { createAccount } from "@/lib/accounts/create-account";
 import { createApiKey } from "@/lib/accounts/create-api-key";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
@@ -327,6 +330,11 @@ describe("headers of metered responses", () => {
     for (const key of ["catk_definitely-not-valid", "catk_" + "A".repeat(38)]) {
       const stale = await call(unmetered, "/v1/stats", { key });
       expect(stale.status, key).toBe(200);
+      // the real routes without auth in the contract, with and without a body or query
+      expect((await call(policiesGet, "/v1/policies", { key })).status, key).toBe(200);
+      expect((await call(changesGet, "/v1/changes", { key })).status, key).toBe(200);
+      // …while a metered route with an optional key still refuses the bad one
+      expect((await call(searchGet, "/v1/search?q=weather", { key })).status, key).toBe(401);
     }
     for (const h of ["x-tier", "x-ratelimit-limit", "x-credits-remaining", "ratelimit"]) expect(res.headers.get(h)).toBeNull();
     expect(await remaining(acc.accountId)).toBe(1000);
