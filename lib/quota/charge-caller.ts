@@ -335,17 +335,10 @@ async function admitAndPay(
     [row] = await runStatement<AdmitPayRow>(db, name, statementFor("admit_pay", opts.alongside, admitPaySql), values);
   } catch (err) {
     // a failed statement (402's guard, or a write alongside that could not be made: 503) took its burst count
-    // and the caller's admission with it: admit fully, so the request counts and its answer has the headers
-    if (sqlState(err) !== ABORT) {
-      try {
-        await fullAdmission();
-      } catch (refused) {
-        if (refused instanceof ApiError) throw refused; // 401 and 429 come before the failure
-      }
-      throw err;
-    }
+    // and the caller's admission with it: admit fully (its 401 and 429 come first), so the request counts and
+    // its answer has the headers
     await fullAdmission();
-    throw unaffordable(cost);
+    throw sqlState(err) === ABORT ? unaffordable(cost) : err;
   }
   if (Number(row.key_found) === 0) {
     forgetKey(admission.hash);
