@@ -26,6 +26,12 @@ export const DELISTED_STATUS = "delisted";
 /** Lookalike names listed in the facts; `lookalikes.count` is always the full count. */
 export const LOOKALIKE_NAMES_LIMIT = 100;
 
+/**
+ * Whether a name can be in the catalog at all: no listed name holds a NUL (Postgres text cannot store one), so
+ * a name with one is simply not there, and is never sent to the database (which would refuse the query).
+ */
+export const mayBeListedName = (name: string): boolean => !name.includes("\u0000");
+
 /** Names per query: keeps IN lists well under the protocol's parameter limit. */
 const CHUNK = 2000;
 
@@ -71,8 +77,7 @@ export async function loadFactsMany(db: Queryable, names: readonly string[]): Pr
  */
 export async function loadServerRecords(db: Queryable, names: readonly string[]): Promise<Map<string, ServerRecord>> {
   const out = new Map<string, ServerRecord>();
-  // no listed name holds a NUL (Postgres text cannot): such a name is simply not in the catalog
-  const unique = [...new Set(names)].filter((n) => !n.includes("\u0000"));
+  const unique = [...new Set(names)].filter(mayBeListedName);
   if (!unique.length) return out;
   const [sync, brands] = await Promise.all([
     db

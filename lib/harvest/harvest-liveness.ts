@@ -30,6 +30,7 @@ function dueSql(ctx: HarvestContext) {
     select r.url, r.type, o.attempted_at
     from (select distinct on (sr.url) sr.url, sr.type from server_remotes sr
           join servers s on s.latest_version_id = sr.version_id and s.delisted_at is null
+          -- the same remotes refresh=if_stale may probe (isProbeable, lib/services/refresh-liveness.ts)
           where sr.type in ('streamable-http', 'sse') and position('{' in sr.url) = 0
           order by sr.url, sr.type) r
     left join remote_observations o on o.url = r.url

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db, Queryable } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
 import { evaluate, POLICIES, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
-import { loadServerRecords } from "@/lib/facts/load-facts";
+import { loadServerRecords, mayBeListedName } from "@/lib/facts/load-facts";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
 import type { HealthCard } from "@/lib/schemas/health-card";
 import type { ChangeFeedResponse } from "@/lib/schemas/changes";
@@ -30,7 +30,7 @@ export interface ServerPageView {
  */
 export async function getServerPage(db: Db, name: string, opts: { now?: Date } = {}): Promise<ServerPageView | null> {
   const now = opts.now ?? new Date();
-  if (name.includes("\u0000")) return null; // no listed name holds one (Postgres text cannot)
+  if (!mayBeListedName(name)) return null;
   const [records, changes] = await Promise.all([
     loadServerRecords(db, [name]),
     listChanges(db, { server_name: name, limit: SERVER_PAGE_CHANGES }),
@@ -47,7 +47,7 @@ export async function getServerPage(db: Db, name: string, opts: { now?: Date } =
 
 /** Whether the catalog has this exact name (listed or delisted): the page's 404 check, before anything streams. */
 export async function serverExists(db: Queryable, name: string): Promise<boolean> {
-  if (name.includes("\u0000")) return false; // as in getServerPage
+  if (!mayBeListedName(name)) return false;
   const [row] = await db.select({ id: servers.id }).from(servers).where(eq(servers.name, name)).limit(1);
   return !!row;
 }

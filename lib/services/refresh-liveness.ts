@@ -25,7 +25,7 @@ export interface PendingRefresh {
  * The remotes a probe can tell anything about, as the harvester picks them (lib/harvest/harvest-liveness.ts):
  * streamable-http and SSE endpoints without `{templates}`, which need the user's own values.
  */
-export const isProbeable = (r: { type: string; url: string }) => (r.type === "streamable-http" || r.type === "sse") && !r.url.includes("{");
+const isProbeable = (r: { type: string; url: string }) => (r.type === "streamable-http" || r.type === "sse") && !r.url.includes("{");
 
 export function staleRemoteUrls(facts: Facts, now: Date): string[] {
   return facts.remotes
