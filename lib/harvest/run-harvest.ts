@@ -4,9 +4,8 @@ import { eq, gt, max, sql } from "drizzle-orm";
 import { HARVEST_CALL_BUDGET, registryUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { changes, harvestRuns } from "@/lib/db/schema";
-import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
+import { syncRegistry } from "./sync-registry";
 import { RateLimitedError, type FetchJsonOptions } from "@/lib/sources/http";
-import { cooldownUntil, setCooldown } from "./cooldowns";
 import { HARVEST_SOURCES, httpFor, noteError, type HarvestContext, type HarvestProgress, type SourceCounts, type SourceName } from "./harvest-context";
 import { purgeExpiredLeases } from "./leases";
 import { runSource } from "./run-source";
@@ -96,20 +95,23 @@ export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestR
 }
 
 async function registryStep(ctx: HarvestContext, mode: "incremental" | "full"): Promise<void> {
-  const cooling = await cooldownUntil(ctx.db, "registry", ctx.clock());
-  if (cooling) {
-    ctx.stopped.registry = `cooldown until ${cooling.until.toISOString()} (${cooling.reason})`;
-    return;
-  }
   const [{ top }] = await ctx.db.select({ top: max(changes.id) }).from(changes);
-  ctx.counts.registry.attempted = 1;
   try {
-    const r = await ingestFromRegistry(ctx.db, {
-      baseUrl: registryUrl(),
-      mode,
-      http: httpFor(ctx, "registry"),
-      onProgress: ({ entries }) => ctx.onProgress?.({ source: "registry", due: 0, attempted: entries, observed: 0, failed: 0, calls: ctx.calls.registry }),
-    });
+    const r = await syncRegistry(
+      ctx.db,
+      {
+        baseUrl: registryUrl(),
+        mode,
+        http: httpFor(ctx, "registry"),
+        onProgress: ({ entries }) => ctx.onProgress?.({ source: "registry", due: 0, attempted: entries, observed: 0, failed: 0, calls: ctx.calls.registry }),
+      },
+      ctx.clock(),
+    );
+    if ("skipped" in r) {
+      ctx.stopped.registry = `cooldown until ${r.skipped.until.toISOString()} (${r.skipped.reason})`;
+      return;
+    }
+    ctx.counts.registry.attempted = 1;
     ctx.counts.registry.observed = r.counts.entries;
     const byKind = await ctx.db
       .select({ kind: changes.kind, n: sql<number>`count(*)::int` })
@@ -118,13 +120,12 @@ async function registryStep(ctx: HarvestContext, mode: "incremental" | "full"): 
       .groupBy(changes.kind);
     for (const { kind, n } of byKind) ctx.changes[kind] = (ctx.changes[kind] ?? 0) + Number(n);
   } catch (err) {
-    // the crawl is all-or-nothing: the catalog is unchanged and the next run retries
+    // the crawl is all-or-nothing: the catalog is unchanged and the next run retries (a rate limit's
+    // cooldown is already set)
+    ctx.counts.registry.attempted = 1;
     ctx.counts.registry.failed = 1;
     noteError(ctx, "registry", registryUrl(), (err as Error).message);
-    if (err instanceof RateLimitedError && err.retryAt) {
-      await setCooldown(ctx.db, "registry", err.retryAt, err.message, ctx.clock());
-      ctx.stopped.registry = `rate limited until ${err.retryAt.toISOString()}`;
-    }
+    if (err instanceof RateLimitedError && err.retryAt) ctx.stopped.registry = `rate limited until ${err.retryAt.toISOString()}`;
   }
 }
 

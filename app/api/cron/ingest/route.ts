@@ -3,11 +3,10 @@ import { requireCronSecret } from "@/lib/api/cron-auth";
 import { readBinaryBody } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { registryUrl } from "@/lib/config";
-import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { parseDump } from "@/lib/catalog/read-dump";
 import { ApiError, invalidRequest } from "@/lib/api/errors";
-import { cooldownUntil, setCooldown } from "@/lib/harvest/cooldowns";
+import { syncRegistry } from "@/lib/harvest/sync-registry";
 import { RateLimitedError } from "@/lib/sources/http";
 import { secondsUntil } from "@/lib/quota/utc";
 
@@ -22,16 +21,16 @@ export const maxDuration = 300;
 export const GET = withCaller(async ({ req, url }) => {
   requireCronSecret(req);
   const mode = url.searchParams.get("mode") === "full" ? "full" : "incremental";
-  const db = await getDb();
   const now = new Date();
-  const cooling = await cooldownUntil(db, "registry", now);
-  if (cooling) return { ok: true, skipped: `the registry asked us to wait until ${cooling.until.toISOString()} (${cooling.reason})` };
   try {
-    const result = await ingestFromRegistry(db, { baseUrl: registryUrl(), mode });
+    const result = await syncRegistry(await getDb(), { baseUrl: registryUrl(), mode }, now);
+    if ("skipped" in result) {
+      const { until, reason } = result.skipped;
+      return { ok: true, skipped: `the registry asked us to wait until ${until.toISOString()} (${reason})` };
+    }
     return { ok: true, ...result };
   } catch (err) {
     if (!(err instanceof RateLimitedError && err.retryAt)) throw err;
-    await setCooldown(db, "registry", err.retryAt, err.message, now);
     throw new ApiError("rate_limited", `the registry is rate limiting us; no sync until ${err.retryAt.toISOString()}`, {
       retryAfter: secondsUntil(err.retryAt, now),
       resetAt: err.retryAt,
