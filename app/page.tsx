@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { bootIngestEnabled } from "@/lib/config";
 import { getCatalogStatus } from "@/lib/services/get-catalog-status";
 import { IMPORT_HINT } from "@/lib/boot/boot";
 import { getStats } from "@/lib/services/get-stats";
@@ -83,17 +84,18 @@ export default async function HomePage() {
           )}
           .
         </p>
-        {status.servers === 0 && !status.lastSync && process.env.BOOT_INGEST !== "0" && (
-          <p className="notice" role="status">
-            The catalog is empty and the first registry ingest has not finished yet. Reload in a minute.
-          </p>
-        )}
-        {status.servers === 0 && !status.lastSync && process.env.BOOT_INGEST === "0" && (
-          <div className="notice" role="status">
-            <p>The catalog is empty, and this server does not fill it on start (BOOT_INGEST=0). Import a registry dump file:</p>
-            <pre>{IMPORT_HINT}</pre>
-          </div>
-        )}
+        {status.servers === 0 &&
+          !status.lastSync &&
+          (bootIngestEnabled() ? (
+            <p className="notice" role="status">
+              The catalog is empty and the first registry ingest has not finished yet. Reload in a minute.
+            </p>
+          ) : (
+            <div className="notice" role="status">
+              <p>The catalog is empty, and this server does not fill it on start (BOOT_INGEST=0). Import a registry dump file:</p>
+              <pre>{IMPORT_HINT}</pre>
+            </div>
+          ))}
         {failed && (
           <div className="notice error" role="alert" data-testid="ingest-failure">
             <p>

@@ -276,6 +276,11 @@ export const DELIVERY_RESPONSE_EXCERPT_BYTES = 512;
 export const DELIVERY_RETENTION_DAYS = 30;
 
 /** The embedded server's delivery timer; 0 turns it off (so does BOOT_INGEST=0). */
+/** BOOT_INGEST=0: the server neither fills an empty catalog on start nor runs its harvest and delivery timers. */
+export function bootIngestEnabled(): boolean {
+  return process.env.BOOT_INGEST !== "0";
+}
+
 /** How often a server process runs the daily upkeep itself (0: never; Vercel's cron calls it instead). */
 export function maintenanceIntervalMs(): number {
   const v = process.env.MAINTENANCE_INTERVAL_MS;

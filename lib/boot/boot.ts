@@ -1,7 +1,7 @@
 import { count, isNull } from "drizzle-orm";
 import { getDbHandle } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
-import { deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl } from "@/lib/config";
+import { bootIngestEnabled, deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { log } from "@/lib/log";
 import { startDeliveryTimer } from "@/lib/watches/delivery-timer";
@@ -27,7 +27,7 @@ export async function boot(): Promise<void> {
   // Retention (evaluations are kept 90 days) holds wherever the server runs: Vercel's cron calls
   // /api/cron/maintenance, every other server process runs it itself.
   if (maintenanceIntervalMs() > 0 && !process.env.VERCEL) startMaintenanceTimer(handle.db, maintenanceIntervalMs());
-  if (process.env.BOOT_INGEST === "0") return;
+  if (!bootIngestEnabled()) return;
   // Watch notifications: Vercel runs /api/cron/deliver instead of a timer.
   if (deliverIntervalMs() > 0 && !process.env.VERCEL) startDeliveryTimer(handle.db, deliverIntervalMs());
   // Evidence harvest: the embedded default runs it itself (Vercel runs /api/cron/harvest);
