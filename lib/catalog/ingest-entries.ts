@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db/client";
 import { noteCatalogWrite } from "@/lib/cache/db-memo";
 import { registrySyncs, repositories, serverPackages, serverRemotes, servers, serverVersions, type ServerRow } from "@/lib/db/schema";
@@ -8,6 +8,7 @@ import { loadServerEvidence } from "@/lib/harvest/load-server-evidence";
 import { detectStateChanges } from "@/lib/harvest/state-changes";
 import { normalizeRegistryEntry, type RegistryEntry } from "./normalize-registry-entry";
 import { normalizeRepositoryUrl } from "./repository-url";
+import { heldIsNewer, listingAge, mayDelist, versionIsNewer, type ListingAge } from "./listing-age";
 
 export interface IngestOptions {
   source: "api" | "file";
@@ -99,6 +100,16 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
     await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${INGEST_LOCK_KEY})`);
       await writeCatalog(tx, entries, opts, counts);
+      // marked succeeded under the catalog lock, so the next writer knows this listing has been written
+      await tx
+        .update(registrySyncs)
+        .set({
+          status: "succeeded",
+          finishedAt: new Date(),
+          counts,
+          error: rejects.length ? `${rejects.length} entries rejected; first: ${rejects[0]}` : null,
+        })
+        .where(eq(registrySyncs.id, sync.id));
     });
   } catch (err) {
     await db
@@ -107,15 +118,6 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
       .where(eq(registrySyncs.id, sync.id));
     throw err;
   }
-  await db
-    .update(registrySyncs)
-    .set({
-      status: "succeeded",
-      finishedAt: new Date(),
-      counts,
-      error: rejects.length ? `${rejects.length} entries rejected; first: ${rejects[0]}` : null,
-    })
-    .where(eq(registrySyncs.id, sync.id));
   noteCatalogWrite(db);
   return { syncId: sync.id, counts, rejects };
 }
@@ -139,6 +141,17 @@ async function upsertRepositories(tx: Tx, urls: string[]): Promise<Map<string, n
   return new Map([...refs].map(([raw, ref]) => [raw, ids.get(ref.url)!]));
 }
 
+/** How this listing stands against the listings already written (read under the catalog lock). */
+async function ageOf(tx: Tx, observedAt: Date): Promise<ListingAge> {
+  const newest = (complete: boolean) =>
+    tx
+      .select({ at: max(registrySyncs.observedAt) })
+      .from(registrySyncs)
+      .where(and(eq(registrySyncs.status, "succeeded"), complete ? eq(registrySyncs.complete, true) : undefined));
+  const [[written], [complete]] = [await newest(false), await newest(true)];
+  return listingAge(observedAt, written?.at ?? null, complete?.at ?? null);
+}
+
 function minDate(...ds: (Date | null | undefined)[]): Date | null {
   let m: Date | null = null;
   for (const d of ds) if (d && (!m || d < m)) m = d;
@@ -153,6 +166,7 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     else byName.set(e.name, [e]);
   }
   const names = [...byName.keys()];
+  const age = await ageOf(tx, opts.observedAt);
 
   const existing = new Map<string, typeof servers.$inferSelect>();
   for (const part of chunks(names, 5000)) {
@@ -163,7 +177,7 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
   const prior = new Map(existing);
   const priorRemotes = await remoteUrlSets(tx, [...prior.values()].flatMap((r) => (r.latestVersionId ? [r.latestVersionId] : [])));
   const toDelist: ServerRow[] = opts.complete
-    ? (await tx.select().from(servers).where(isNull(servers.delistedAt))).filter((r) => !byName.has(r.name))
+    ? (await tx.select().from(servers).where(isNull(servers.delistedAt))).filter((r) => !byName.has(r.name) && mayDelist(r, age))
     : [];
 
   // The entry that describes the server: the one the registry marks latest. A new
@@ -175,6 +189,11 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     if (latest || existing.has(name)) current.set(name, latest);
     else current.set(name, [...list].sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0))[0]);
   }
+
+  // Servers this listing is older than (it began before a crawl that has committed since, or is an older
+  // dump): it adds the versions we lack as history but changes nothing else about them.
+  const outdated = new Set(names.filter((n) => existing.has(n) && heldIsNewer(existing.get(n)!, current.get(n) ?? null, age)));
+  for (const n of outdated) current.set(n, null);
 
   const repoUrls = [...current.values()].flatMap((e) => (e?.repository ? [e.repository.url] : []));
   const repoIds = await upsertRepositories(tx, repoUrls);
@@ -194,6 +213,8 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
             namespace: list[0].namespace,
             serverPart: list[0].serverPart,
             firstSeenAt: minDate(...list.map((e) => e.publishedAt), opts.observedAt)!,
+            // a complete listing observed after this one, and written before it, did not have this name
+            delistedAt: age.goneBy,
           };
         }),
       )
@@ -204,10 +225,16 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
 
   // Versions: diff by content hash.
   const serverIds = names.map((n) => existing.get(n)!.id);
-  const known = new Map<string, { id: number; contentHash: string }>();
+  const known = new Map<string, { id: number; contentHash: string; registryUpdatedAt: Date | null }>();
   for (const part of chunks(serverIds, 5000)) {
     const rows = await tx
-      .select({ id: serverVersions.id, serverId: serverVersions.serverId, version: serverVersions.version, contentHash: serverVersions.contentHash })
+      .select({
+        id: serverVersions.id,
+        serverId: serverVersions.serverId,
+        version: serverVersions.version,
+        contentHash: serverVersions.contentHash,
+        registryUpdatedAt: serverVersions.registryUpdatedAt,
+      })
       .from(serverVersions)
       .where(inArray(serverVersions.serverId, part));
     for (const r of rows) known.set(`${r.serverId}\u0000${r.version}`, r);
@@ -219,7 +246,7 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     const serverId = existing.get(e.name)!.id;
     const k = known.get(`${serverId}\u0000${e.version}`);
     if (!k) toInsert.push({ entry: e, serverId });
-    else if (k.contentHash !== e.contentHash) toUpdate.push({ entry: e, id: k.id });
+    else if (k.contentHash !== e.contentHash && versionIsNewer(k.registryUpdatedAt, e, age)) toUpdate.push({ entry: e, id: k.id });
     else counts.versionsUnchanged++;
   }
 
@@ -238,13 +265,13 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
   for (const part of chunks(toInsert)) {
     const rows = await tx
       .insert(serverVersions)
-      .values(part.map(({ entry, serverId }) => ({ serverId, ...versionColumns(entry) })))
+      .values(part.map(({ entry, serverId }) => ({ serverId, ...versionColumns(entry, outdated) })))
       .returning({ id: serverVersions.id });
     rows.forEach((r, i) => versionIds.set(part[i].entry, r.id));
     counts.versionsInserted += rows.length;
   }
   for (const { entry, id } of toUpdate) {
-    await tx.update(serverVersions).set(versionColumns(entry)).where(eq(serverVersions.id, id));
+    await tx.update(serverVersions).set(versionColumns(entry, outdated)).where(eq(serverVersions.id, id));
     versionIds.set(entry, id);
     counts.versionsUpdated++;
   }
@@ -293,21 +320,21 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     }
     const firstSeen = minDate(row.firstSeenAt, ...byName.get(name)!.map((e) => e.publishedAt));
     if (!sameTime(firstSeen, row.firstSeenAt)) patch.firstSeenAt = firstSeen!;
-    if (row.delistedAt) patch.delistedAt = null;
+    if (row.delistedAt && !outdated.has(name)) patch.delistedAt = null;
     if (Object.keys(patch).length) {
       await tx.update(servers).set({ ...patch, updatedAt: new Date() }).where(eq(servers.id, row.id));
       counts.serversUpdated++;
     }
   }
 
-  if (opts.complete) {
-    const ids = names.map((n) => existing.get(n)!.id);
+  // toDelist was read under the catalog lock, so it is still exactly the listed servers this listing lacks
+  for (const part of chunks(toDelist.map((r) => r.id), 5000)) {
     const delisted = await tx
       .update(servers)
       .set({ delistedAt: opts.observedAt, updatedAt: new Date() })
-      .where(and(isNull(servers.delistedAt), ids.length ? notInArray(servers.id, ids) : sql`true`))
+      .where(and(isNull(servers.delistedAt), inArray(servers.id, part)))
       .returning({ id: servers.id });
-    counts.serversDelisted = delisted.length;
+    counts.serversDelisted += delisted.length;
   }
 
   const listed = (name: string): ListedState | null => {
@@ -322,9 +349,9 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
       const cur = current.get(name) ?? null;
       // a new server seen only through non-latest rows is described by its newest one
       const state = cur ? { status: cur.status, specEra: cur.specEra, version: cur.version, remoteUrls: urlSet(cur.remotes.map((r) => r.url)) } : null;
-      return { id: existing.get(name)!.id, name, state };
+      return { id: existing.get(name)!.id, name, state, goneBy: age.goneBy };
     }),
-    seen: [...prior.values()].map((row) => ({
+    seen: [...prior.values()].filter((row) => !outdated.has(row.name)).map((row) => ({
       prior: row,
       priorRemoteUrls: row.latestVersionId ? (priorRemotes.get(row.latestVersionId) ?? []) : null,
       state: listed(row.name),
@@ -352,10 +379,11 @@ function describe(e: RegistryEntry | null, repoIds: Map<string, number>) {
   };
 }
 
-function versionColumns(e: RegistryEntry) {
+function versionColumns(e: RegistryEntry, outdated: Set<string>) {
   return {
     version: e.version,
-    isLatest: e.isLatest,
+    // an outdated listing's "latest" is not ours to flag: the server's latest is a newer version
+    isLatest: e.isLatest && !outdated.has(e.name),
     status: e.status,
     statusMessage: e.statusMessage,
     statusChangedAt: e.statusChangedAt,

@@ -29,8 +29,8 @@ export interface ListedState {
 
 export interface RegistryDiffInput {
   observedAt: Date;
-  /** Servers created by this listing. */
-  fresh: { id: number; name: string; state: ListedState | null }[];
+  /** Servers created by this listing; `goneBy` when a newer complete listing, already written, lacked them. */
+  fresh: { id: number; name: string; state: ListedState | null; goneBy?: Date | null }[];
   /** Servers held before this listing and present in it. */
   seen: { prior: ServerRow; priorRemoteUrls: string[] | null; state: ListedState | null }[];
   /** Servers a complete listing lacked (delisted now). */
@@ -60,6 +60,17 @@ export function registryChanges(input: RegistryDiffInput): ChangeInput[] {
       before: null,
       after: { version: f.state?.version ?? null, registry_status: f.state?.status ?? null, spec_era: f.state?.specEra ?? null, remotes: f.state?.remoteUrls ?? [] },
     });
+    if (f.goneBy) {
+      const status = f.state?.status ?? null;
+      out.push({
+        kind: "registry_status",
+        serverId: f.id,
+        serverName: f.name,
+        observedAt: f.goneBy,
+        before: { status, listed: true },
+        after: { status, listed: false },
+      });
+    }
   }
   for (const { prior, priorRemoteUrls, state } of input.seen) {
     const base = { serverId: prior.id, serverName: prior.name, observedAt: at };

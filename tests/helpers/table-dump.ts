@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 
 const CATALOG_TABLES = ["servers", "server_versions", "server_packages", "server_remotes", "repositories"] as const;
@@ -20,4 +20,9 @@ export async function dumpCatalog(db: Db): Promise<Record<string, string[]>> {
 export async function count(db: Db, query: string): Promise<number> {
   const res = await db.execute(sql.raw(query));
   return Number(rowsOf<{ n: string | number }>(res)[0].n);
+}
+
+/** The rows of one query, whichever driver (PGlite, node-postgres) answered it. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  return rowsOf<T>(await db.execute(query));
 }
