@@ -8,11 +8,19 @@ import { trustProxy } from "@/lib/config";
  */
 export function clientIp(req: Request): string {
   if (trustProxy()) {
-    const fwd = req.headers.get("x-forwarded-for");
-    if (fwd) return fwd.split(",")[0].trim();
+    const forwarded = forwardedChain(req.headers.get("x-forwarded-for")).at(-1);
+    if (forwarded) return forwarded;
     const real = req.headers.get("x-real-ip");
     if (real) return real.trim();
   }
   const socket = req.headers.get("x-mcp-preflight-socket-ip");
   return socket || "unknown";
+}
+
+/**
+ * The addresses of an x-forwarded-for header, client first. A proxy appends the address it was reached from,
+ * so only the last entry is our proxy's word; anything before it is whatever the client chose to send.
+ */
+export function forwardedChain(header: string | null): string[] {
+  return (header ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 }

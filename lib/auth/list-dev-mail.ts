@@ -2,6 +2,7 @@ import { desc } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { devMailbox, type DevMailRow } from "@/lib/db/schema";
 import { trustProxy } from "@/lib/config";
+import { forwardedChain } from "@/lib/api/client-ip";
 
 /** The newest messages of the dev mailbox (only written without SMTP). */
 export async function listDevMail(limit = 20): Promise<DevMailRow[]> {
@@ -11,11 +12,13 @@ export async function listDevMail(limit = 20): Promise<DevMailRow[]> {
 
 /**
  * Loopback callers only, unless DEV_MAILBOX=1: the page hands out sign-in links. Behind a proxy we run
- * (TRUST_PROXY) the socket is the proxy's, so the client it forwards for must be on this machine too.
+ * (TRUST_PROXY) the socket is the proxy's, so the client it forwards for must be on this machine too: every
+ * address of the chain, since all but the last are the client's own claim (a remote client sending
+ * "x-forwarded-for: 127.0.0.1" arrives as "127.0.0.1, <its address>").
  */
 export function mailboxVisibleTo(socketIp: string | null, forwardedFor: string | null = null): boolean {
   if (process.env.DEV_MAILBOX === "1") return true;
-  if (forwardedFor !== null && trustProxy() && !isLoopback(forwardedFor.split(",")[0].trim())) return false;
+  if (forwardedFor !== null && trustProxy() && !forwardedChain(forwardedFor).every(isLoopback)) return false;
   if (socketIp === null) return true; // `next dev`: no socket header, a developer's own machine
   return isLoopback(socketIp);
 }

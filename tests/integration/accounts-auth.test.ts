@@ -109,6 +109,8 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
     try {
       expect(mailboxVisibleTo("127.0.0.1", "203.0.113.5")).toBe(false);
       expect(mailboxVisibleTo("127.0.0.1", "203.0.113.5, 127.0.0.1")).toBe(false);
+      // a remote client claiming to be local, as an appending proxy forwards it
+      expect(mailboxVisibleTo("127.0.0.1", "127.0.0.1, 203.0.113.5")).toBe(false);
       expect(mailboxVisibleTo("127.0.0.1", "127.0.0.1")).toBe(true);
       expect(mailboxVisibleTo("127.0.0.1", null)).toBe(true);
     } finally {

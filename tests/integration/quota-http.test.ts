@@ -232,6 +232,9 @@ describe("anonymous daily allowance: 10 unique lookups per UTC day per IP", () =
     process.env.TRUST_PROXY = "1";
     try {
       expect((await spoof("10.0.0.100")).status).toBe(200);
+      // our proxy appends the address it was reached from: what the client put before it buys nothing
+      for (let i = 0; i < 10; i++) expect((await spoof(`10.1.0.${i}, 192.0.2.77`)).status).toBe(200);
+      expect((await spoof("10.1.0.99, 192.0.2.77")).status).toBe(429);
     } finally {
       delete process.env.TRUST_PROXY;
     }
