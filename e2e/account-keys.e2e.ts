@@ -5,7 +5,7 @@ import { launchChromium, screenshotDir } from "./helpers/browser";
 import { startServer, type RunningServer } from "./helpers/server";
 
 // One story, in order, as a new user lives it: sign in through the dev mailbox,
-// create a key (shown once), use it, revoke it, see it refused.
+// create a key (sent by e-mail, never shown on a page), use it, revoke it, see it refused.
 describe("account and API keys in a browser", () => {
   let server: RunningServer;
   let browser: Browser;
@@ -50,17 +50,21 @@ describe("account and API keys in a browser", () => {
     await shot("03-account");
   });
 
-  it("creates a key and shows it exactly once", async () => {
+  it("creates a key and sends it to the account e-mail; no page shows it", async () => {
     await page.getByRole("button", { name: "Create a key" }).click();
-    const value = page.getByTestId("new-key-value");
-    await value.waitFor();
-    key = (await value.textContent())!.trim();
-    expect(key).toMatch(/^catk_[0-9A-Za-z]{38}$/);
+    await page.getByTestId("new-key-sent").waitFor();
     await expect.poll(() => page.getByTestId("key-row").count()).toBe(1);
-    expect(await page.getByTestId("key-row").textContent()).toContain(key.slice(0, 11));
+    const shown = await page.content();
     await shot("04-key-created");
 
-    await page.reload();
+    await page.goto(`${server.url}/dev/mailbox`);
+    const mail = page.getByTestId("mail").filter({ hasText: "Your mcp-preflight API key" });
+    await expect.poll(() => mail.count()).toBe(1);
+    key = (await mail.textContent())!.match(/catk_[0-9A-Za-z]{38}/)![0];
+    expect(shown).not.toContain(key);
+    expect(shown).toContain(`${key.slice(0, 11)}…`);
+
+    await page.goto(`${server.url}/account`);
     await page.getByTestId("key-row").first().waitFor();
     expect(await page.content()).not.toContain(key);
     expect(await page.getByTestId("key-row").textContent()).toContain(`${key.slice(0, 11)}…`);
@@ -77,6 +81,7 @@ describe("account and API keys in a browser", () => {
 
   let replacement = "";
   it("sends a new key to the account e-mail for a lost one; the page shows only its prefix", async () => {
+    await page.goto(`${server.url}/account`);
     await page.getByRole("button", { name: "I lost a key" }).click();
     const sent = page.getByTestId("lost-key-sent");
     await sent.waitFor();

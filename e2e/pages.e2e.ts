@@ -263,10 +263,14 @@ describe("web pages in a browser", () => {
 
     await page.goto(`${server.url}/account`);
     await page.getByRole("button", { name: "Create a key" }).click();
-    const key = (await page.getByTestId("new-key-value").textContent())!.trim();
-    expect(key).toMatch(/^catk_/);
+    await page.getByTestId("new-key-sent").waitFor();
     await axe("account");
     await shoot("account");
+    await page.goto(`${server.url}/dev/mailbox`);
+    const keyMail = page.getByTestId("mail").filter({ hasText: "Your mcp-preflight API key" });
+    await expect.poll(() => keyMail.count()).toBe(1);
+    const key = (await keyMail.textContent())!.match(/catk_[0-9A-Za-z]{38}/)![0];
+    await page.goto(`${server.url}/account`);
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Watches" }).click();
     await page.waitForURL(/\/watches$/);

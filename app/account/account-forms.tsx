@@ -2,37 +2,29 @@
 
 import { useActionState } from "react";
 import { signOut } from "next-auth/react";
-import { createKeyAction, lostKeyAction, type CreateKeyState, type LostKeyState } from "./actions";
+import { createKeyAction, lostKeyAction, type KeyMailState } from "./actions";
 
 export function CreateKeyForm() {
-  const [state, action, pending] = useActionState<CreateKeyState>(createKeyAction, {});
+  const [state, action, pending] = useActionState<KeyMailState>(createKeyAction, {});
   return (
     <form action={action} id="create-key">
       <button type="submit" disabled={pending}>
         {pending ? "Creating…" : "Create a key"}
       </button>
-      {state.error && (
-        <p className="notice error" role="alert">
-          {state.error}
+      {state.sentTo && (
+        <p className="notice" role="status" data-testid="new-key-sent">
+          We sent your new key (<code>{state.prefix}…</code>) to {state.sentTo}. The e-mail is the only place it
+          appears: we keep only its hash, and keys are never shown on web pages. Send it in the <code>x-api-key</code>{" "}
+          header.
         </p>
       )}
-      {state.key && (
-        <div className="notice" role="status" data-testid="new-key">
-          <p>
-            <strong>Copy this key now.</strong> It is shown only this once; we keep only its hash. Send it in the{" "}
-            <code>x-api-key</code> header.
-          </p>
-          <pre>
-            <code data-testid="new-key-value">{state.key}</code>
-          </pre>
-        </div>
-      )}
+      <KeyMailError state={state} />
     </form>
   );
 }
 
 export function LostKeyForm() {
-  const [state, action, pending] = useActionState<LostKeyState>(lostKeyAction, {});
+  const [state, action, pending] = useActionState<KeyMailState>(lostKeyAction, {});
   return (
     <form action={action}>
       <button type="submit" disabled={pending}>
@@ -44,12 +36,17 @@ export function LostKeyForm() {
           only its hash. Revoke the key you lost below.
         </p>
       )}
-      {state.error && (
-        <p className="notice error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <KeyMailError state={state} />
     </form>
+  );
+}
+
+function KeyMailError({ state }: { state: KeyMailState }) {
+  if (!state.error) return null;
+  return (
+    <p className="notice error" role="alert">
+      {state.error}
+    </p>
   );
 }
 

@@ -51,6 +51,7 @@ export default async function AccountPage() {
 
       <section aria-labelledby="keys">
         <h2 id="keys">API keys</h2>
+        <p>A new key is sent to {email}; web pages never show a key, and we keep only its hash.</p>
         <CreateKeyForm />
         {live.length === 0 ? (
           <p>No active keys.</p>
@@ -103,7 +104,7 @@ export default async function AccountPage() {
 
       <section aria-labelledby="lost">
         <h2 id="lost">Lost a key?</h2>
-        <p>Keys are shown once and stored only as hashes. We can e-mail you a notice with the way to a new key.</p>
+        <p>We keep only a hash of each key, so a lost key cannot be sent again: we e-mail you a new one instead.</p>
         <LostKeyForm />
       </section>
     </>

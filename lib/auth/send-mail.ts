@@ -18,8 +18,8 @@ export interface OutgoingMail {
 /**
  * Sends a message through SMTP_URL (nodemailer). Without SMTP the message goes
  * to the server log and to the dev mailbox (/dev/mailbox), so a new user can sign
- * in on a machine with no mail server. The log line never carries the text: the one message holding an API
- * key (a replacement for a lost one, lib/accounts/send-replacement-key.ts) stays out of the log.
+ * in on a machine with no mail server. The log line never carries the text: the messages holding an API
+ * key (lib/accounts/mail-new-key.ts) stay out of the log.
  */
 export async function sendMail(mail: OutgoingMail): Promise<{ delivered: "smtp" | "dev-mailbox" | "log"; response?: string }> {
   const smtp = smtpUrl();

@@ -8,7 +8,7 @@ import { mailboxVisibleTo } from "@/lib/auth/list-dev-mail";
 import { createAccount } from "@/lib/accounts/create-account";
 import { createApiKey } from "@/lib/accounts/create-api-key";
 import { listApiKeys } from "@/lib/accounts/list-api-keys";
-import { sendReplacementKey } from "@/lib/accounts/send-replacement-key";
+import { mailNewKey } from "@/lib/accounts/mail-new-key";
 import { takeAccountMail } from "@/lib/auth/mail-allowance";
 import { authOptions } from "@/lib/auth/auth-options";
 import { isWellFormedApiKey } from "@/lib/accounts/api-key-format";
@@ -123,7 +123,7 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
   it("sends a new key to the account's e-mail for a lost one (never the log), and it works", async () => {
     const a = await createAccount({ email: "lost@example.test" }, { db });
     const { key } = await createApiKey(a.id, { db });
-    const sent = await sendReplacementKey(a.id, { db });
+    const sent = await mailNewKey(a.id, "lost", { db });
     expect(sent.to).toBe("lost@example.test");
     const [mail] = await db.select().from(devMailbox);
     expect(mail.subject).toMatch(/new .*API key/i);
@@ -137,14 +137,27 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
     expect(logged.join("\n")).not.toContain(replacement);
   });
 
+  it("sends a key created on the account page to the account's e-mail, its only copy, and it works", async () => {
+    const a = await createAccount({ email: "made@example.test" }, { db });
+    const sent = await mailNewKey(a.id, "created", { db });
+    const [mail] = await db.select().from(devMailbox).where(eq(devMailbox.to, "made@example.test"));
+    expect(mail.subject).toBe("Your mcp-preflight API key");
+    expect(mail.text).toMatch(/only place it appears/);
+    const key = mail.text.match(/catk_[0-9A-Za-z]+/)![0];
+    expect(isWellFormedApiKey(key)).toBe(true);
+    expect(key.slice(0, 11)).toBe(sent.prefix);
+    expect((await resolveCaller({ apiKey: key, ip: "192.0.2.1" }, { db })).caller.accountId).toBe(a.id);
+    expect(logged.join("\n")).not.toContain(key);
+  });
+
   it("sends one address at most 5 account mails an hour, sign-in links and replacement keys together", async () => {
     const a = await createAccount({ email: "busy@example.test" }, { db });
     const provider = authOptions().providers[0] as unknown as { options: { sendVerificationRequest: (p: { identifier: string; url: string }) => Promise<void> } };
     const signInLink = () => provider.options.sendVerificationRequest({ identifier: "Busy@Example.test", url: "http://localhost/api/auth/callback/email?token=t" });
     for (let i = 0; i < 3; i++) await signInLink();
-    await sendReplacementKey(a.id, { db });
-    await sendReplacementKey(a.id, { db });
-    await expect(sendReplacementKey(a.id, { db })).rejects.toMatchObject({ code: "rate_limited" });
+    await mailNewKey(a.id, "lost", { db });
+    await mailNewKey(a.id, "lost", { db });
+    await expect(mailNewKey(a.id, "lost", { db })).rejects.toMatchObject({ code: "rate_limited" });
     await expect(signInLink()).rejects.toThrow(/at most 5 account e-mails an hour/);
     expect(await db.$count(devMailbox)).toBe(5);
     // no key was made for the refused request
@@ -157,7 +170,7 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
   it("revokes the new key when its mail cannot be sent, and says so", async () => {
     const a = await createAccount({ email: "nomail@example.test" }, { db });
     process.env.SMTP_URL = "smtp://127.0.0.1:9";
-    await expect(sendReplacementKey(a.id, { db })).rejects.toThrow();
+    await expect(mailNewKey(a.id, "lost", { db })).rejects.toThrow();
     const keys = await db.select().from(apiKeys).where(eq(apiKeys.accountId, a.id));
     expect(keys).toHaveLength(1);
     expect(keys[0].revokedAt).not.toBeNull();
