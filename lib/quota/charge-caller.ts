@@ -121,6 +121,21 @@ export async function chargeCaller(
   return { charged: 0, repeat: false, state };
 }
 
+/**
+ * 402 now when a keyed caller's charge for `subject` would be refused (not a repeat of today, and the wallet
+ * holds less than `cost`): for work with side effects that a caller who cannot pay must not cause (a refresh
+ * probe). A read, not a hold: the charge itself still decides, so a wallet spent meanwhile is still a 402.
+ */
+export async function assertAffordable(db: Queryable, accountId: string, subject: string, cost: number, now = new Date()): Promise<void> {
+  const [row] = await runStatement<{ repeat: boolean; remaining: number | null }>(db, "affordable", AFFORDABLE_SQL, [accountId, utcDay(now), subject]);
+  if (!row.repeat && Number(row.remaining ?? 0) < cost) throw unaffordable(cost);
+}
+
+// $1 account, $2 UTC day, $3 subject
+const AFFORDABLE_SQL = `
+  select exists (select 1 from credit_charges where account_id = $1 and utc_day = $2::date and subject = $3) as repeat,
+         (select grant_remaining + purchased_remaining from credit_wallets where account_id = $1) as remaining`;
+
 function unaffordable(cost: number): ApiError {
   return new ApiError(
     "payment_required",

@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/api/errors";
 import { evaluate, getPolicy, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
 import { loadFactsCached } from "@/lib/facts/record-cache";
 import { evaluationRecord } from "@/lib/evaluations/record-evaluation";
-import type { ChargeExtras } from "@/lib/quota";
+import { assertAffordable, type ChargeExtras } from "@/lib/quota";
 import type { PreflightInput } from "@/lib/schemas/preflight";
 import { log } from "@/lib/log";
 import { beginRefresh } from "./refresh-liveness";
@@ -35,8 +35,8 @@ export interface ServiceContext<C extends PreflightCaller = PreflightCaller> {
 /**
  * One decision for one exact server under one policy (contract: POST /v1/preflight),
  * checked in the order of the contract's rules: input (the adapter's schema), a key
- * for refresh (401), existence (404), a refresh already running (409) or over its
- * limits (429), then the evaluation. A keyed call's evaluation is recorded in the
+ * for refresh (401), existence (404), a wallet that cannot pay before a refresh (402), a refresh already
+ * running (409) or over its limits (429), then the evaluation. A keyed call's evaluation is recorded in the
  * same statement that pays for it: if it cannot be recorded the answer is 503 and
  * nothing is spent; if it cannot be paid for (402) nothing is recorded.
  */
@@ -51,8 +51,11 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
   if (!facts) {
     throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`);
   }
+  const subject = `${kind}:${policy.id}:${input.server_name}`;
   if (input.refresh === "if_stale" && accountId) {
     await ctx.admit?.();
+    // a caller who cannot pay gets its 402 before the probe, the cooldown and the refresh quota are spent
+    await assertAffordable(db, accountId, subject, PREFLIGHT_COST, now());
     const pending = await beginRefresh(db, facts, { accountId, now: now() });
     if (pending) {
       await pending.run();
@@ -61,7 +64,6 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
   }
 
   const evaluation = evaluate({ facts, policy, now: now() });
-  const subject = `${kind}:${policy.id}:${input.server_name}`;
   if (!accountId) {
     await ctx.charge(subject, PREFLIGHT_COST);
     return toPreflightResult(evaluation, null);

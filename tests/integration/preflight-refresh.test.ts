@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as stampGet } from "@/app/v1/stamp/route";
-import { changes, leases, remoteObservations } from "@/lib/db/schema";
+import { changes, leases, quotaCounters, remoteObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { preflightResultSchema } from "@/lib/schemas/preflight";
 import { resetDb } from "../helpers/db";
@@ -78,6 +78,26 @@ describe("refresh=if_stale", () => {
     // another account can refresh the server at once: nobody holds its cooldown
     const b = await keyedAccount(db, { credits: 50 });
     expect((await stampGet(request(`/v1/stamp?name=io.github.test/live&refresh=if_stale`, { key: b.key }))).status).toBe(200);
+  });
+
+  it("a wallet that cannot pay is a 402 before anything is probed: no observation, no lease, no refresh counted", async () => {
+    const a = await keyedAccount(db, { credits: 4 });
+    const changesBefore = await db.$count(changes);
+    const res = await preflight({ server_name: "io.github.test/live", refresh: "if_stale" }, a.key);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toMatchObject({ ok: false, error: "payment_required" });
+    expect(await db.select().from(remoteObservations)).toEqual([]);
+    expect(await db.select().from(leases)).toEqual([]);
+    expect(await db.$count(changes)).toBe(changesBefore);
+    expect(await db.$count(quotaCounters, like(quotaCounters.bucket, "refresh:%"))).toBe(0);
+    expect(await walletRemaining(db, a.accountId)).toBe(4);
+    // a repeat of a call paid today is free, so it may refresh with an empty wallet
+    const b = await keyedAccount(db, { credits: 5 });
+    expect((await preflight({ server_name: "io.github.test/live" }, b.key)).status).toBe(200);
+    expect(await walletRemaining(db, b.accountId)).toBe(0);
+    const again = await preflight({ server_name: "io.github.test/live", refresh: "if_stale" }, b.key);
+    expect(again.status).toBe(200);
+    expect(await db.select().from(remoteObservations)).toHaveLength(1);
   });
 
   it("never probes a remote URL with {templates}, as the harvester does not: nothing to refresh, no lease", async () => {
