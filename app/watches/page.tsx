@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { CREDIT_COSTS } from "@/lib/config";
 import { listWatches } from "@/lib/services/list-watches";
 import { listWatchDeliveries } from "@/lib/services/list-watch-deliveries";
-import { watchLimit } from "@/lib/services/create-watch";
+import { accountWatchLimit } from "@/lib/services/create-watch";
 import { Time } from "@/app/_components/time";
 import { serverPagePath } from "@/app/_components/format";
 import { deleteWatchAction } from "./actions";
@@ -28,13 +28,14 @@ export default async function WatchesPage({ searchParams }: Props) {
   const db = await getDb();
   const caller = accountCaller(account);
   const { watches } = await listWatches(db, caller);
+  const limit = await accountWatchLimit(db, account.id, caller.tier);
   const deliveries = await Promise.all(watches.map((w) => listWatchDeliveries(db, caller, w.id, RECENT_DELIVERIES)));
   return (
     <>
       <h1>Watches</h1>
       <p>
         A watch tells you when one server changes: a remote goes down or comes back, its health or verified state changes, or a security
-        advisory appears. {watches.length} of {watchLimit(caller.tier)} active watches on your {caller.tier} account. The API does the same
+        advisory appears. {watches.length} of {limit} active watches on your {caller.tier} account. The API does the same
         with a key: <code>POST /v1/watch</code>, <code>GET /v1/watch</code>, <code>DELETE /v1/watch?id=</code>.
       </p>
 

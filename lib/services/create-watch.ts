@@ -36,8 +36,15 @@ export function requireAccount(caller: WatchCaller): string {
   return caller.accountId;
 }
 
-export function watchLimit(tier: Tier): number {
-  return tier === "pro" ? WATCH_LIMITS.pro : WATCH_LIMITS.registered;
+/** Active watches an account may have: its tier's, or what an operator granted it (contract Limits: "more by request"). */
+export function watchLimit(tier: Tier, granted: number | null = null): number {
+  return granted ?? (tier === "pro" ? WATCH_LIMITS.pro : WATCH_LIMITS.registered);
+}
+
+/** The account's own limit, read (the watches page; creation reads it under the account's lock). */
+export async function accountWatchLimit(db: Db, accountId: string, tier: Tier): Promise<number> {
+  const [row] = await db.select({ granted: accounts.watchLimit }).from(accounts).where(eq(accounts.id, accountId));
+  return watchLimit(tier, row?.granted ?? null);
 }
 
 /** "Same target": the webhook URL and the e-mail address together. */
@@ -65,10 +72,10 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
     throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`);
   }
 
-  const limit = watchLimit(ctx.caller.tier);
   const outcome = await db.transaction(async (tx): Promise<{ row: WatchRow; created: boolean }> => {
     // One account's creations run one at a time, so the limit and create-or-update hold under concurrency.
-    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    const [owner] = await tx.select({ granted: accounts.watchLimit }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    const limit = watchLimit(ctx.caller.tier, owner?.granted ?? null);
     const [existing] = await tx
       .select()
       .from(watches)
@@ -88,7 +95,7 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
     if (n >= limit) {
       throw new ApiError(
         "watch_limit_reached",
-        `this account has ${n} active watches, the limit of its ${ctx.caller.tier} tier (${limit}); delete one (DELETE /v1/watch?id=…) or ask for more`,
+        `this account has ${n} active watches, ${owner?.granted == null ? `the limit of its ${ctx.caller.tier} tier` : "the limit granted to it"} (${limit}); delete one (DELETE /v1/watch?id=…) or ask for more`,
       );
     }
     const [row] = await tx

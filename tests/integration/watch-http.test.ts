@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { POST as watchPost, GET as watchGet, DELETE as watchDelete } from "@/app/v1/watch/route";
 import { POST as rotatePost } from "@/app/v1/watch/rotate-secret/route";
 import { GET as deliveriesGet } from "@/app/v1/watch/deliveries/route";
+import { POST as grantPost } from "@/app/api/admin/watch-limit/route";
 import { watches } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import {
@@ -111,6 +112,37 @@ describe("POST /v1/watch", () => {
     const over = await post({ server_name: SERVER, email: "p50@example.test" }, a.key);
     expect(over.status).toBe(403);
     expect(await over.json()).toMatchObject({ ok: false, error: "watch_limit_reached" });
+  });
+
+  it("gives an account more watches by request (npm run account:watch-limit, operator secret), and takes them back", async () => {
+    const a = await keyedAccount(db, { credits: 1000, email: "many@example.test" });
+    for (let i = 0; i < 5; i++) expect((await post({ server_name: SERVER, email: `g${i}@example.test` }, a.key)).status).toBe(200);
+    expect((await post({ server_name: SERVER, email: "g5@example.test" }, a.key)).status).toBe(403);
+
+    process.env.CRON_SECRET = "grant-secret";
+    try {
+      const grant = (body: unknown, secret = "grant-secret") =>
+        grantPost(request("/api/admin/watch-limit", { body, headers: { authorization: `Bearer ${secret}` } }));
+      expect((await grant({ email: "many@example.test", watch_limit: 7 }, "wrong")).status).toBe(401);
+      expect((await grant({ email: "nobody@example.test", watch_limit: 7 })).status).toBe(404);
+      expect((await grant({ email: "many@example.test", watch_limit: -1 })).status).toBe(400);
+      const granted = await grant({ email: "Many@Example.test", watch_limit: 7 });
+      expect(granted.status).toBe(200);
+      expect(await granted.json()).toMatchObject({ ok: true, account_id: a.accountId, tier: "registered", watch_limit: 7, granted: true });
+
+      for (const i of [5, 6]) expect((await post({ server_name: SERVER, email: `g${i}@example.test` }, a.key)).status).toBe(200);
+      const over = await post({ server_name: SERVER, email: "g7@example.test" }, a.key);
+      expect(over.status).toBe(403);
+      expect((await over.json()).message).toContain("the limit granted to it (7)");
+
+      // back to the tier's limit: the 7 active watches stay, a new one waits until fewer than 5 are active
+      expect(await (await grant({ email: "many@example.test", watch_limit: null })).json()).toMatchObject({ watch_limit: 5, granted: false });
+      expect((await list(a.key)).status).toBe(200);
+      expect((await (await list(a.key)).json()).watches).toHaveLength(7);
+      expect((await post({ server_name: SERVER, email: "g7@example.test" }, a.key)).status).toBe(403);
+    } finally {
+      delete process.env.CRON_SECRET;
+    }
   });
 
   it("keeps the limit under concurrent creations", async () => {

@@ -1,4 +1,4 @@
-import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, tstz } from "./columns";
 
 /**
@@ -15,6 +15,8 @@ export const accounts = pgTable(
     name: text("name"),
     /** `registered` or `pro`; `free` is the keyless tier and never stored. */
     tier: text("tier").notNull().default("registered"),
+    /** Active watches allowed when an operator granted more than the tier's (contract Limits: "more by request"). */
+    watchLimit: integer("watch_limit"),
     createdAt: createdAt(),
   },
   (t) => [
