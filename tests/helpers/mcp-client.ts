@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { DELETE as mcpDelete, GET as mcpGet } from "@/app/mcp/route";
+import { afterEach } from "vitest";
+import { DELETE as mcpDelete, GET as mcpGet, POST as mcpPost } from "@/app/mcp/route";
 
 type Handler = (req: Request) => Promise<Response>;
 
@@ -24,4 +25,18 @@ export async function connectMcp(target: Handler | string, opts: { key?: string;
   const client = new Client({ name: "mcp-preflight-tests", version: "1" });
   await client.connect(transport);
   return client;
+}
+
+/**
+ * In-process clients of the /mcp route for one test file, each closed after the test that opened it:
+ * `connect` opens one, `keep` takes one a test built itself.
+ */
+export function mcpClients() {
+  let open: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(open.map((c) => c.close()));
+    open = [];
+  });
+  const keep = (c: Client) => (open.push(c), c);
+  return { keep, connect: async (opts: { key?: string; ip?: string } = {}) => keep(await connectMcp(mcpPost, opts)) };
 }

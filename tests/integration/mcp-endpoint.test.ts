@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { DELETE as mcpDelete, GET as mcpGet, PATCH as mcpPatch, POST as mcpPost, PUT as mcpPut } from "@/app/mcp/route";
@@ -10,23 +10,14 @@ import type { Db } from "@/lib/db/client";
 import { preflightResultSchema, policyCatalogSchema } from "@/lib/schemas/preflight";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
-import { connectMcp } from "../helpers/mcp-client";
+import { mcpClients } from "../helpers/mcp-client";
 
 let db: Db;
-let clients: Client[] = [];
 beforeEach(async () => {
   db = await resetDb();
   await loadFixtureCatalog(db);
 });
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-});
-async function client(opts: { key?: string; ip?: string } = {}) {
-  const c = await connectMcp(mcpPost, opts);
-  clients.push(c);
-  return c;
-}
+const { connect: client, keep } = mcpClients();
 const call = (c: Client, name: string, args: Record<string, unknown> = {}) =>
   c.callTool({ name, arguments: args }) as Promise<{ isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] }>;
 
@@ -93,7 +84,7 @@ describe("/mcp", () => {
     };
     const c = new Client({ name: "polling-check", version: "1" });
     await c.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchImpl as typeof fetch }));
-    clients.push(c);
+    keep(c);
     await new Promise((r) => setTimeout(r, 2500));
     expect((await c.listTools()).tools.length).toBe(TOOL_NAMES.length);
     expect(gets).toBeLessThanOrEqual(1);

@@ -1,6 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { POST as mcpPost } from "@/app/mcp/route";
+import { beforeEach, describe, expect, it } from "vitest";
 import { GET as searchGet } from "@/app/v1/search/route";
 import { GET as serverGet } from "@/app/v1/server/route";
 import { GET as lookalikesGet } from "@/app/v1/lookalikes/route";
@@ -17,14 +15,10 @@ import { GET as policiesGet } from "@/app/v1/policies/route";
 import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
-import { connectMcp } from "../helpers/mcp-client";
+import { mcpClients } from "../helpers/mcp-client";
 
 let db: Db;
-let clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-});
+const mcp = mcpClients();
 beforeEach(async () => {
   db = await resetDb();
   await loadFixtureCatalog(db, [listing({ name: "io.github.other/weather", title: "Weather too" })]);
@@ -125,8 +119,7 @@ describe("every MCP tool and its REST twin", () => {
     expect(res.status).toBe(200);
     const restData = twin.restBody ? await twin.restBody(res) : await res.json();
 
-    const client = await connectMcp(mcpPost, { key: viaMcp.key });
-    clients.push(client);
+    const client = await mcp.connect({ key: viaMcp.key });
     const args = twin.tool === "catalog_watch_unsubscribe" ? { id: mcpSetup.id } : twin.args;
     const out = (await client.callTool({ name: twin.tool, arguments: args })) as { isError?: boolean; structuredContent?: unknown };
     expect(out.isError, JSON.stringify(out.structuredContent)).toBeFalsy();

@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import { GET as serverGet } from "@/app/v1/server/route";
 import { GET as searchGet } from "@/app/v1/search/route";
 import { GET as lookalikesGet } from "@/app/v1/lookalikes/route";
@@ -8,25 +7,20 @@ import { GET as changesGet } from "@/app/v1/changes/route";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { POST as watchPost } from "@/app/v1/watch/route";
 import { GET as badgeGet } from "@/app/badge/[...name]/route";
-import { POST as mcpPost } from "@/app/mcp/route";
 import type { Db } from "@/lib/db/client";
 import { getServerPage, serverExists } from "@/lib/services/get-server-page";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
-import { connectMcp } from "../helpers/mcp-client";
+import { mcpClients } from "../helpers/mcp-client";
 
 // Postgres text cannot hold U+0000: every input carrying one is refused as a 400 before any query (it used
 // to reach the database and come back as a 500), and a name carrying one is simply not in the catalog.
 let db: Db;
-let clients: Client[] = [];
 beforeEach(async () => {
   db = await resetDb();
   await loadFixtureCatalog(db);
 });
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-});
+const mcp = mcpClients();
 
 const NAME = "io.github.acme/weather";
 
@@ -61,8 +55,7 @@ describe("inputs holding a NUL character", () => {
   });
 
   it("are a tool error with invalid_request on the MCP endpoint", async () => {
-    const c = await connectMcp(mcpPost, {});
-    clients.push(c);
+    const c = await mcp.connect();
     for (const [name, args] of [
       ["catalog_lookup", { name: `${NAME}\u0000` }],
       ["catalog_search", { q: "wea\u0000ther" }],
