@@ -72,8 +72,12 @@ function parametersOf(op: ApiOperation): Json[] {
   }
   if (op.query) {
     const q = jsonSchemaOf(op.query, "input") as { properties?: Record<string, Json>; required?: string[] };
+    const shape = op.query instanceof z.ZodObject ? op.query.shape : {};
     for (const [name, schema] of Object.entries(q.properties ?? {})) {
-      params.push({ name, in: "query", required: (q.required ?? []).includes(name), description: op.paramDocs?.[name], schema });
+      // zod drops a default from the input side of a pipe (integerParam): what an absent value becomes is it
+      const absent = (shape[name] as ZodType | undefined)?.safeParse(undefined);
+      const withDefault = absent?.success && absent.data !== undefined && !("default" in schema) ? { ...schema, default: absent.data } : schema;
+      params.push({ name, in: "query", required: (q.required ?? []).includes(name), description: op.paramDocs?.[name], schema: withDefault });
     }
   }
   for (const p of params) if (p.description === undefined) delete p.description;

@@ -125,8 +125,8 @@ describe("GET /v1/openapi.json", () => {
   it("describes query parameters from the routes' schemas (names, required, defaults)", () => {
     const params = (p: string, m = "get") => Object.fromEntries((doc.paths[p][m].parameters as Json[]).map((x) => [x.name, x]));
     expect(params("/v1/search").q).toMatchObject({ in: "query", required: true, schema: { minLength: 2, maxLength: 200 } });
-    expect(params("/v1/search").limit).toMatchObject({ required: false, description: "1 to 50, default 20", schema: { minimum: 1, maximum: 50 } });
-    expect(params("/v1/recent").limit.schema).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(params("/v1/search").limit).toMatchObject({ required: false, description: "1 to 50, default 20", schema: { minimum: 1, maximum: 50, default: 20 } });
+    expect(params("/v1/recent").limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(Object.keys(params("/v1/changes")).sort()).toEqual(["before", "kind", "limit", "server_name", "since"]);
     expect(params("/v1/changes").limit.schema).toMatchObject({ default: 100, maximum: 500 });
     expect(params("/v1/stamp").name).toMatchObject({ required: true });
