@@ -117,16 +117,19 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
       }
     });
     const describe = (id: string): StoredAdvisory => {
+      // a record fetched now is the whole truth (a summary or severity taken away stays away); the cache
+      // speaks only for ids not fetched this run
       const r = records.get(id);
       const c = cached.get(id);
       return {
         id,
-        summary: r?.summary ?? c?.summary ?? null,
-        severity: r?.severity ?? c?.severity ?? null,
+        summary: r ? r.summary : (c?.summary ?? null),
+        severity: r ? r.severity : (c?.severity ?? null),
         modified: newestModified.get(id) ?? r?.modified?.toISOString() ?? c?.modified?.toISOString() ?? null,
       };
     };
-    const withdrawn = (id: string) => Boolean(records.get(id)?.withdrawn ?? cached.get(id)?.withdrawn);
+    // a fresh record without `withdrawn` has been reinstated: the cached date no longer holds
+    const withdrawn = (id: string) => Boolean(records.has(id) ? records.get(id)!.withdrawn : cached.get(id)?.withdrawn);
     const all = [...records.values()];
     return items.map((_, i) => ({
       kind: "ok" as const,

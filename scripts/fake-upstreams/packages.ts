@@ -130,6 +130,8 @@ export interface FakeVuln {
   ecosystem: string;
   name: string;
   versions: string[];
+  /** When the advisory was retracted; reinstating it removes this and moves `modified`. */
+  withdrawn?: string;
 }
 
 /** OSV: querybatch (≤1,000 queries, results in order, {} for none, next_page_token past pageSize), vulns/{id}. */
@@ -189,6 +191,7 @@ export class FakeOsv {
           details: v.summary,
           affected: [{ package: { ecosystem: v.ecosystem, name: v.name }, versions: v.versions }],
           database_specific: { severity: v.severity },
+          ...(v.withdrawn ? { withdrawn: v.withdrawn } : {}),
         }),
       );
       return true;
