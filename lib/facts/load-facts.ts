@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, max } from "drizzle-orm";
+import { listedVersionDeprecated } from "./listed-deprecation";
 import type { Queryable } from "@/lib/db/client";
 import {
   packageObservations,
@@ -81,11 +82,10 @@ export async function loadServerRecords(db: Queryable, names: readonly string[])
   if (!unique.length) return out;
   const [sync, brands] = await Promise.all([
     db
-      .select({ observedAt: registrySyncs.observedAt })
+      // the newest observation, not the newest import: an older dump written later does not move it back
+      .select({ observedAt: max(registrySyncs.observedAt) })
       .from(registrySyncs)
-      .where(eq(registrySyncs.status, "succeeded"))
-      .orderBy(desc(registrySyncs.id))
-      .limit(1),
+      .where(eq(registrySyncs.status, "succeeded")),
     loadBrands(db),
   ]);
   const syncObservedAt = sync[0]?.observedAt ?? null;
@@ -276,7 +276,7 @@ function toFacts(
         version: pkg.version,
         url: packagePageUrl(pkg.ecosystem, pkg.identifier),
         exists: o?.exists ?? null,
-        deprecated: deprecationOf(o, pkg.version),
+        deprecated: o && o.exists === true && o.observedAt !== null ? listedVersionDeprecated(o, pkg.version) : null,
         advisories: current
           ? (vuln!.advisories as { id: string; summary?: string | null; severity?: string | null }[]).map((a) => ({
               id: a.id,
@@ -300,20 +300,6 @@ function toFacts(
     })),
     lookalikes: { count: lookalikes.length, names: lookalikes.slice(0, LOOKALIKE_NAMES_LIMIT) },
   };
-}
-
-/**
- * Deprecation of the listed version: the per-version record when the registry
- * has one, else (no version listed) the latest version's; null when not observed.
- */
-function deprecationOf(o: typeof packageObservations.$inferSelect | null, version: string | null): boolean | null {
-  if (!o || o.exists === null || o.observedAt === null) return null;
-  if (o.exists === false) return null;
-  const versions = (o.versions ?? {}) as Record<string, { deprecated?: string | null }>;
-  if (version && versions[version]) return Boolean(versions[version].deprecated);
-  // No per-version record: only the latest version's deprecation is known.
-  if (!version || version === o.latestVersion) return Boolean(o.deprecated);
-  return null;
 }
 
 function groupBy<T, K>(xs: readonly T[], key: (x: T) => K): Map<K, T[]> {

@@ -10,6 +10,7 @@ import {
   vulnObservations,
 } from "@/lib/db/schema";
 import { advisoriesAreCurrent, vulnOfListedVersion } from "@/lib/facts/listed-advisories";
+import { listedVersionDeprecated } from "@/lib/facts/listed-deprecation";
 import { computeServerState, type ServerState, type ServerStateInput } from "./server-state";
 
 export const CHECKED_ECOSYSTEMS = ["jspkg", "pypkg"] as const;
@@ -103,7 +104,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
           identifier: p.identifier,
           version: p.version,
           exists: p.exists ?? null,
-          deprecated: !observed ? null : vf ? Boolean(vf.deprecated) : !p.version || p.version === p.latestVersion ? Boolean(p.deprecated) : null,
+          deprecated: observed ? listedVersionDeprecated(p, p.version) : null,
           yanked: !observed ? null : vf ? Boolean(vf.yanked) : null,
           advisories: advisoriesCurrent ? (p.advisories as { id: string; severity: string | null }[]) : null,
         };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ingestEntries } from "@/lib/catalog/ingest-entries";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
+import { loadServerRecords } from "@/lib/facts/load-facts";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
@@ -68,6 +69,9 @@ describe("listings that reach the catalog out of order", () => {
     ]);
     expect(after.servers.find((s) => s.name === "io.github.a/kept")).toMatchObject({ title: "New title", latest_version: "2.0.0", delisted: false });
     expect(after.servers.find((s) => s.name === "io.github.a/added")?.delisted).toBe(false);
+    // and the listing a card and a preflight cite is still the newest observed, not the last written
+    const facts = (await loadServerRecords(reversed, ["io.github.a/kept"])).get("io.github.a/kept")!.facts;
+    expect(facts.server.listing_observed_at).toBe(T2);
   });
 
   it("an older listing does not relist a server a newer one delisted, nor revert a deprecation", async () => {

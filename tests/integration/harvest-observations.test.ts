@@ -13,8 +13,10 @@ import {
 } from "@/lib/db/schema";
 import { runHarvest } from "@/lib/harvest/run-harvest";
 import { readServerObservations } from "@/lib/harvest/read-server-observations";
+import { loadServerRecords } from "@/lib/facts/load-facts";
 import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
 import type { GeneratedWorld } from "@/scripts/fake-upstreams/generate";
+import type { FakeVuln } from "@/scripts/fake-upstreams/packages";
 import { resetDb } from "../helpers/db";
 import { startWorld, TEST_HTTP } from "../helpers/harvest-world";
 
@@ -108,7 +110,8 @@ describe("harvesting a generated catalog from the fake upstreams", () => {
     expect(await pkgObs("jspkg", deprecated!.identifier)).toMatchObject({ exists: true, deprecated: "no longer maintained" });
 
     // a PyPI name with capitals and dots is looked up under its PEP 503 form, yanks per version
-    const py = world.servers.find((s) => s.pkg?.ecosystem === "pypkg" && s.pkg.version)!.pkg!;
+    const pyServer = world.servers.find((s) => s.pkg?.ecosystem === "pypkg" && s.pkg.version)!;
+    const py = pyServer.pkg!;
     const project = fake.pypi.projects.get(py.identifier.replace(/[-_.]+/g, "-").toLowerCase())!;
     project.versions[py.version!] = true;
     now += 25 * HOUR;
@@ -116,6 +119,10 @@ describe("harvesting a generated catalog from the fake upstreams", () => {
     const o = await pkgObs("pypkg", py.identifier);
     expect(o.exists).toBe(true);
     expect((o.versions as Record<string, { yanked?: boolean }>)[py.version!]).toEqual({ yanked: true });
+    // a yanked listed release is PyPI's "do not use": the pypkg counts as deprecated, as a deprecated npm version does
+    const yanked = await readServerObservations(db, pyServer.name);
+    expect(yanked!.state.problems).toContain("pypkg_deprecated");
+    expect((await loadServerRecords(db, [pyServer.name])).get(pyServer.name)!.facts.packages[0].deprecated).toBe(true);
 
     const vuln = await db.select().from(vulnObservations).where(sql`jsonb_array_length(${vulnObservations.advisories}) > 0`);
     expect(vuln.length).toBeGreaterThan(0);
@@ -170,6 +177,21 @@ describe("harvesting a generated catalog from the fake upstreams", () => {
     expect(obs!.packages[0].advisories).toEqual([{ id: "GHSA-new-0001", summary: "new hole", severity: "CRITICAL", modified: "2026-03-02T00:00:00Z" }]);
     expect(obs!.state.problems).toContain("vuln_package_advisory");
     expect(obs!.state.health).toBe("issues");
+  });
+
+  it("a withdrawn advisory does not count, and counts again once OSV reinstates it", async () => {
+    const s = world.servers.find((x) => x.pkg?.ecosystem === "jspkg" && x.pkg.version && fake.npm.packages.has(x.pkg.identifier) && !fake.npm.packages.get(x.pkg.identifier)!.unpublished)!;
+    const v: FakeVuln = { id: "GHSA-back-0001", modified: "2026-03-03T00:00:00Z", summary: "retracted, then not", severity: "HIGH", ecosystem: "npm", name: s.pkg!.identifier, versions: [s.pkg!.version!], withdrawn: "2026-03-03T00:00:00Z" };
+    fake.osv.add(v);
+    now += 25 * HOUR;
+    await harvest(["vuln"]);
+    const ids = async () => ((await readServerObservations(db, s.name))!.packages[0].advisories ?? []).map((a) => a.id);
+    expect(await ids()).not.toContain("GHSA-back-0001");
+    v.withdrawn = undefined;
+    v.modified = "2026-03-04T00:00:00Z";
+    now += 25 * HOUR;
+    await harvest(["vuln"]);
+    expect(await ids()).toContain("GHSA-back-0001");
   });
 
   it("without a token reads repositories over REST with ETags: a 304 confirms what is stored, a 301 is a rename", async () => {

@@ -1,0 +1,24 @@
+/** What a package observation holds per version (lib/sources npm and pypi answers). */
+interface VersionRecord {
+  deprecated?: string | null;
+  yanked?: boolean;
+}
+
+/**
+ * Whether the listed version (or, none listed, the latest) is marked "do not use" by its registry, from an
+ * observation that found the package; null when that version's record was not seen. jspkg: the publisher's
+ * per-version deprecation. pypkg: the release is yanked, PyPI's per-release "do not use" and the one such
+ * mark its JSON API carries (a PEP 792 project status is only in the Simple API, which we do not read:
+ * docs/harvester.md).
+ */
+export function listedVersionDeprecated(
+  o: { latestVersion: string | null; deprecated: string | null; versions: unknown },
+  version: string | null,
+): boolean | null {
+  const versions = (o.versions ?? {}) as Record<string, VersionRecord>;
+  const record = versions[version ?? o.latestVersion ?? ""];
+  if (record) return Boolean(record.deprecated || record.yanked);
+  // no per-version record: only the latest version's deprecation is known
+  if (!version || version === o.latestVersion) return Boolean(o.deprecated);
+  return null;
+}
