@@ -8,11 +8,15 @@ import { z } from "zod";
  * A real MCP server (the SDK's own) over stateless streamable HTTP on a loopback
  * port, for liveness probes in tests. `tools` can be changed between probes;
  * `getStatus` answers the optional GET stream with that status (405: no stream);
- * `stall` names a JSON-RPC method it never answers.
+ * `stall` names a JSON-RPC method it never answers; `onRequest` runs (awaited) before each request is answered.
  */
 export async function startMcpTestServer(opts: { tools?: string[]; status?: number } = {}) {
-  const state: { tools: string[]; status: number; getStatus?: number; stall?: string } = { tools: opts.tools ?? ["get_forecast"], status: opts.status ?? 200 };
+  const state: { tools: string[]; status: number; getStatus?: number; stall?: string; onRequest?: () => unknown } = {
+    tools: opts.tools ?? ["get_forecast"],
+    status: opts.status ?? 200,
+  };
   const server = http.createServer(async (req, res) => {
+    await state.onRequest?.();
     if (state.status !== 200) {
       res.writeHead(state.status).end();
       return;

@@ -9,6 +9,7 @@ import { resetDb } from "../helpers/db";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
 import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 import { startMcpTestServer } from "../helpers/mcp-test-server";
+import { claimItems, leaseKey, releaseItems } from "@/lib/harvest/leases";
 
 let db: Db;
 let live: Awaited<ReturnType<typeof startMcpTestServer>>;
@@ -98,6 +99,31 @@ describe("refresh=if_stale", () => {
     const again = await preflight({ server_name: "io.github.test/live", refresh: "if_stale" }, b.key);
     expect(again.status).toBe(200);
     expect(await db.select().from(remoteObservations)).toHaveLength(1);
+  });
+
+  it("leaves a URL a harvest run is probing to that run, and holds it from the harvest while probing", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    const key = leaseKey("liveness", live.url);
+    expect(await claimItems(db, [key], "harvest-run-1", 60_000, new Date())).toEqual(new Set([key]));
+    const res = await preflight({ server_name: "io.github.test/live", refresh: "if_stale" }, a.key);
+    expect(res.status).toBe(200);
+    expect(await db.select().from(remoteObservations)).toEqual([]); // the run's answer will be written, not ours
+    await releaseItems(db, [key], "harvest-run-1");
+    await db.delete(leases).where(like(leases.key, "refresh-cooldown:%")); // the server's cooldown is not what this is about
+
+    const b = await keyedAccount(db, { credits: 50 });
+    let heldDuringProbe = false;
+    live.state.onRequest = async () => {
+      heldDuringProbe ||= (await claimItems(db, [key], "harvest-run-2", 60_000, new Date())).size === 0;
+    };
+    try {
+      expect((await preflight({ server_name: "io.github.test/live", refresh: "if_stale" }, b.key)).status).toBe(200);
+    } finally {
+      live.state.onRequest = undefined;
+    }
+    expect(heldDuringProbe).toBe(true);
+    expect(await db.select().from(remoteObservations)).toHaveLength(1);
+    expect(await db.select().from(leases).where(eq(leases.key, key))).toEqual([]); // given back
   });
 
   it("never probes a remote URL with {templates}, as the harvester does not: nothing to refresh, no lease", async () => {
