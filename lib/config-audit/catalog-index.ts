@@ -9,6 +9,8 @@ export interface CatalogMatch {
   name: string;
   /** registry_status of the listing (active, deprecated, …), null when the registry did not say. */
   status: string | null;
+  /** When the listing's latest version was published, when the look-up knows it (name look-ups do not). */
+  publishedAt?: Date | null;
 }
 
 export type PackageEcosystem = "jspkg" | "pypkg" | "oci";
@@ -127,11 +129,17 @@ export function buildCatalogIndex(hits: CatalogHit[]): CatalogIndex {
 
 /** A test or bench catalog: servers with their remotes and packages, as hits. */
 export function hitsFromServers(
-  servers: { name: string; status?: string | null; remotes?: string[]; packages?: { ecosystem: string; identifier: string }[] }[],
+  servers: {
+    name: string;
+    status?: string | null;
+    publishedAt?: Date | null;
+    remotes?: string[];
+    packages?: { ecosystem: string; identifier: string }[];
+  }[],
 ): CatalogHit[] {
   const hits: CatalogHit[] = [];
   for (const s of servers) {
-    const server = { name: s.name, status: s.status ?? "active" };
+    const server = { name: s.name, status: s.status ?? "active", publishedAt: s.publishedAt ?? null };
     hits.push({ via: "name", server });
     for (const url of s.remotes ?? []) hits.push({ via: "remote", url, server });
     for (const p of s.packages ?? []) hits.push({ via: "package", ecosystem: p.ecosystem, identifier: p.identifier, server });

@@ -1,7 +1,7 @@
 import { classifyContainer } from "./classify-container";
 import { classifyMcpProxy, classifyNpmLaunch, classifySupergateway, parseNpmArgs } from "./classify-npm";
-import { classifyPipx, classifyPython, classifyUv, classifyUvx, isPythonProgram } from "./classify-python";
-import { isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
+import { classifyPipx, classifyPython, classifyUv, classifyUvx, isPythonProgram, isVenvInterpreter } from "./classify-python";
+import { ASSIGNMENT, dropAssignments, isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
 import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, type LaunchContext } from "./identity";
 import { parseNpmSpec } from "./package-specs";
 import { checkRemoteUrl, isExampleHost, redactUrl, redactUrlText } from "./remote-url";
@@ -21,9 +21,8 @@ export const CANONICAL_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[
  */
 export function classifyEntry(entry: ConfigEntry): EntryIdentity {
   const root = { wrappers: [] as string[] };
-  const bothNote = entry.url && entry.command ? `the entry has both a URL and a command (${entry.command}); clients differ in which they use` : null;
-  const useUrl = entry.url && (!entry.command || (entry.transport !== null && entry.transport !== "stdio") || entry.urlField === "httpUrl");
-  if (entry.url && useUrl) return withNote(classifyRemote(entry.url, [], entry), bothNote);
+  const bothNote = entry.url && entry.command ? bothUrlAndCommandNote(entry) : null;
+  if (entry.url && usesUrl(entry)) return withNote(classifyRemote(entry.url, [], entry), bothNote ?? claudeDesktopRemoteNote(entry));
   if (entry.command) {
     const argv = commandArgv(entry.command, entry.args);
     return withNote(classifyArgv(argv, [], 0), bothNote);
@@ -37,6 +36,29 @@ export function classifyEntry(entry: ConfigEntry): EntryIdentity {
   }
   if (CANONICAL_NAME.test(entry.key)) return identity("name", entry.key, root, { confidence: "medium" });
   return { ...identity("other", null, root), unresolvable: { code: "no_launch", summary: "the entry has neither a command nor a URL" } };
+}
+
+/**
+ * Whether the client connects to the URL rather than launching the command. Gemini CLI picks httpUrl, then
+ * url, then command (layouts reference §2.7); elsewhere a command wins unless the declared transport is remote.
+ */
+function usesUrl(entry: ConfigEntry): boolean {
+  if (!entry.command || entry.layout === "gemini" || entry.urlField === "httpUrl") return true;
+  return entry.transport !== null && entry.transport !== "stdio";
+}
+
+/** Names only the program: the rest of a command line written into `command` may hold a secret (`--api-key sk-…`). */
+function bothUrlAndCommandNote(entry: ConfigEntry): string {
+  const program = programName(commandArgv(entry.command!, entry.args)[0] ?? "");
+  const shown = program && !program.includes("=") ? ` (${program})` : "";
+  const which = entry.layout === "gemini" ? "Gemini CLI uses the URL" : "clients differ in which they use";
+  return `the entry has both a URL and a command${shown}; ${which}`;
+}
+
+/** Claude Desktop connects only local servers from its file: a remote entry there is never used (§2.1). */
+function claudeDesktopRemoteNote(entry: ConfigEntry): string | null {
+  if (entry.layout !== "claude-desktop") return null;
+  return "Claude Desktop does not connect remote servers written in claude_desktop_config.json; add it as a connector in the app, or bridge it with `npx mcp-remote <url>`";
 }
 
 function withNote(id: EntryIdentity, note: string | null): EntryIdentity {
@@ -193,7 +215,7 @@ function classifyArgv(argv: string[], wrappers: string[], depth: number): EntryI
     }
   }
 
-  if (isPythonProgram(program)) return classifyPython(shownProgram, args, ctx);
+  if (isPythonProgram(program)) return classifyPython(shownProgram, args, ctx, isVenvInterpreter(command) ? command : null);
   if (["php", "ruby", "perl", "java", "dotnet", "lua", "rscript", "julia", "elixir", "erl"].includes(program)) {
     return interpreterWithFile(shownProgram, program, args, ctx);
   }
@@ -262,14 +284,44 @@ function peelCmd(args: string[], ctx: LaunchContext): EntryIdentity {
   if (at < 0) return otherIdentity("cmd", "cmd is called without /c", ctx);
   let rest = args.slice(at + 1);
   // `cmd /c "npx -y pkg"`: the whole command line in one argument
-  if (rest.length === 1) rest = splitCommandLine(rest[0], { windows: true }).words;
+  if (rest.length === 1) rest = commandOfLine(rest[0], { windows: true });
   return ctx.inner(rest, "cmd /c");
+}
+
+/** `export A=1;`, `set A=1&&`, `A=1;`: a first command that only sets variables, so the line runs the next one. */
+function setsVariablesOnly(words: string[]): boolean {
+  const assignments = /^(export|set|declare|readonly)$/i.test(words[0] ?? "") ? words.slice(1) : words;
+  return assignments.every((w) => ASSIGNMENT.test(w));
+}
+
+/**
+ * The argv a shell line runs: statements that only set variables are skipped, and `NAME=value` words before
+ * the program dropped (`GITHUB_TOKEN=ghp_… npx -y pkg` runs `npx -y pkg`). Left in, such a word would be read as
+ * the program, so the server would go unidentified and the secret be shown back as its name.
+ */
+function commandOfLine(line: string, opts: { windows?: boolean } = {}): string[] {
+  let split = splitCommandLine(line, opts);
+  while (split.rest !== null && setsVariablesOnly(split.words)) split = splitCommandLine(split.rest, opts);
+  return dropAssignments(split.words);
+}
+
+/** `$env:NAME = 'value';` statements PowerShell runs before the command (the quoted value may hold `;`). */
+const POWERSHELL_ENV_STATEMENT = /^\s*\$env:[A-Za-z_][A-Za-z0-9_]*\s*=\s*(?:'(?:[^']|'')*'|"(?:[^"`]|`.)*"|[^;\s]*)\s*;/i;
+
+/** A PowerShell command line without its leading `$env:X=…;` statements. */
+function skipPowershellEnv(line: string): string {
+  let rest = line;
+  for (let m = rest.match(POWERSHELL_ENV_STATEMENT); m; m = rest.match(POWERSHELL_ENV_STATEMENT)) rest = rest.slice(m[0].length);
+  return rest;
 }
 
 function peelPowershell(program: string, args: string[], ctx: LaunchContext): EntryIdentity {
   for (let i = 0; i < args.length; i++) {
     const a = args[i].toLowerCase();
-    if (a === "-command" || a === "-c") return ctx.inner(splitCommandLine(args.slice(i + 1).join(" "), { windows: true }).words, `${program} -Command`);
+    if (a === "-command" || a === "-c") {
+      const line = skipPowershellEnv(args.slice(i + 1).join(" "));
+      return ctx.inner(splitCommandLine(line, { windows: true }).words, `${program} -Command`);
+    }
     if (a === "-file" || a === "-f") return localIdentity(args[i + 1] ?? program, `${program} runs the local script ${args[i + 1] ?? ""}`.trim(), ctx);
     if (a === "-executionpolicy" || a === "-ep") i++;
   }
@@ -283,8 +335,7 @@ function peelPosixShell(program: string, args: string[], ctx: LaunchContext): En
     if (/^-[a-z]*c[a-z]*$/.test(a)) {
       const line = args[i + 1];
       if (line === undefined) return otherIdentity(program, `${program} -c is called without a command`, ctx);
-      const split = splitCommandLine(line);
-      return ctx.inner(split.words, `${program} ${a}`);
+      return ctx.inner(commandOfLine(line), `${program} ${a}`);
     }
     if (a === "-o" || a === "+o" || a === "--rcfile" || a === "--init-file") {
       i++;
@@ -310,7 +361,7 @@ function peelEnv(args: string[], ctx: LaunchContext): EntryIdentity {
       i++;
       break;
     }
-    if (a.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) continue;
+    if (a.startsWith("-") || ASSIGNMENT.test(a)) continue;
     break;
   }
   return ctx.inner(args.slice(i), "env");

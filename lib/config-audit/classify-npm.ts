@@ -151,10 +151,23 @@ export function classifyMcpProxy(args: string[], wrapper: string, ctx: LaunchCon
   return otherIdentity("mcp-proxy", `${wrapper} is called without a URL or command`, ctx);
 }
 
+/** Options of `smithery run` that take a value: the key and profile are secrets, the config JSON often holds some. */
+const SMITHERY_WITH_VALUE = new Set(["--key", "--config", "--profile", "--api-key"]);
+
 /** `@smithery/cli … run <qualified name>`: the identity is the Smithery name; the npm package is only the launcher. */
 function classifySmithery(args: string[], wrapper: string, ctx: LaunchContext): EntryIdentity {
   const run = args.indexOf("run");
-  const name = run >= 0 ? args.slice(run + 1).find((a) => !a.startsWith("-")) : undefined;
+  const name = run >= 0 ? smitheryServerName(args.slice(run + 1)) : null;
   if (!name) return otherIdentity("@smithery/cli", `${wrapper} is not called with \`run <server>\``, ctx);
   return identity("smithery", name, { wrappers: [...ctx.wrappers, wrapper] }, { confidence: "medium" });
+}
+
+/** The first positional after `run`, past option values: `run --key <uuid> @o/n` names `@o/n`, never the key. */
+function smitheryServerName(args: string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith("-")) return a;
+    if (SMITHERY_WITH_VALUE.has(a)) i++;
+  }
+  return null;
 }

@@ -90,17 +90,45 @@ export function isPythonProgram(program: string): boolean {
 }
 
 /**
- * `python [flags] -m module` → the PyPI distribution of the same name (a guess by name only: low
- * confidence); `python file.py` → a local file; `python -c …` → other.
+ * An interpreter inside a virtual environment: `<env>/bin/python` where the env directory is named like a
+ * venv (`venv`, `.venv`, `env`, `.env`, `mcp-venv`, …) or sits in a directory of environments (conda's `envs`,
+ * pipx's `venvs`, Poetry's and virtualenvwrapper's `virtualenvs`), or Windows' `<env>\Scripts\python.exe`
+ * (an installed Python keeps python.exe beside Scripts, not in it). What it imports was installed into that
+ * environment by hand: a local setup, not a published package (layouts reference §5.4).
  */
-export function classifyPython(program: string, args: string[], ctx: LaunchContext): EntryIdentity {
+export function isVenvInterpreter(command: string): boolean {
+  const dirs = command.replace(/\\/g, "/").toLowerCase().split("/").slice(0, -1);
+  const [parent, env, bin] = dirs.slice(-3);
+  if (bin === "scripts") return true;
+  if (bin !== "bin" || !env) return false;
+  return env.includes("venv") || env === "env" || env === ".env" || ["envs", "venvs", "virtualenvs", ".virtualenvs"].includes(parent ?? "");
+}
+
+/** The distribution `python -m module` most likely comes from: `pkg.server` / `pkg.__main__` name the package before them. */
+function distributionOfModule(module: string): string {
+  return module.replace(/\.(__main__|main|server|cli|app)$/, "").replace(/_/g, "-");
+}
+
+/**
+ * `python [flags] -m module` → the PyPI distribution of the same name (a guess by name only: low
+ * confidence), unless the interpreter is a virtual environment's (`venvInterpreter`, its path): then the
+ * module is whatever was installed there, a local setup; `python file.py` → a local file; `python -c …` → other.
+ */
+export function classifyPython(program: string, args: string[], ctx: LaunchContext, venvInterpreter: string | null = null): EntryIdentity {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "-m" || (a.startsWith("-m") && a.length > 2 && !a.startsWith("--"))) {
       const module = a === "-m" ? args[i + 1] : a.slice(2);
       if (!module) break;
-      // `pkg.server` / `pkg.__main__` entry modules name the package before them
-      const dist = module.replace(/\.(__main__|main|server|cli|app)$/, "").replace(/_/g, "-");
+      const dist = distributionOfModule(module);
+      if (venvInterpreter) {
+        return localIdentity(
+          `${venvInterpreter} -m ${module}`,
+          `${program} -m ${module} runs a module installed in a local virtual environment, not a published package`,
+          ctx,
+          `if the module comes from the PyPI package ${dist}, audit \`uvx ${dist}\` to check the package`,
+        );
+      }
       return identity("pypkg", dist, ctx, {
         confidence: "low",
         note: `${program} -m ${module} names a module; the PyPI distribution ${dist} is a guess by name`,

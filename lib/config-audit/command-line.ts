@@ -54,3 +54,25 @@ export function isPathLike(s: string): boolean {
 export function looksLikeFile(s: string): boolean {
   return isPathLike(s) || /\.(py|pyw|js|mjs|cjs|ts|mts|cts|jsx|tsx|sh|bash|zsh|ps1|rb|pl|php|phar|jar|exe|bin|lua|dll)$/i.test(s);
 }
+
+/** `NAME=value` before a command (`env`, a shell line): sets a variable for it, and its value is often a secret. */
+export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** The words from the first that is not a `NAME=value` assignment: the command those assignments are for. */
+export function dropAssignments(words: string[]): string[] {
+  const at = words.findIndex((w) => !ASSIGNMENT.test(w));
+  return at < 0 ? [] : words.slice(at);
+}
+
+/**
+ * Text as it may be shown back: in every word with `=` that is not a URL (`TOKEN=ghp_…`, `--api-key=sk-…`,
+ * `-Dkey=…`), what follows the `=` is replaced by `…`, and a word that does not start with a name loses
+ * everything. Config files put secrets in such words, and the service promises never to echo a secret.
+ */
+export function hideAssignedValues(text: string): string {
+  return text.replace(/[^\s`'"()]*=[^\s`'"()]*/g, (word) => {
+    if (word.includes("://")) return word;
+    const name = word.match(/^-{0,2}[A-Za-z_][A-Za-z0-9_.-]*=/);
+    return name ? `${name[0]}…` : "…";
+  });
+}

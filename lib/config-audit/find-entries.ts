@@ -43,6 +43,13 @@ interface FoundMap {
 }
 
 /**
+ * The clients whose on/off flag is `enabled` (layouts reference §1). Others do not read it (Claude Code lists
+ * `enabled` among the keys it ignores, §2.2), so `enabled: false` there leaves the server running. When the
+ * file name names no client, `enabled: false` is still read as off: some client reading the file may honour it.
+ */
+const ENABLED_FLAG_LAYOUTS: ReadonlySet<LayoutId> = new Set(["codex", "zed"]);
+
+/**
  * The server maps of a parsed config and their entries. Servers are read only from the keys MCP clients
  * actually use, at the level they use them: top-level `mcpServers` (a map, or Continue's list),
  * `servers` (VS Code), `mcp.servers` (VS Code settings.json), `context_servers` (Zed), `mcp_servers`
@@ -52,7 +59,8 @@ interface FoundMap {
  * server.
  *
  * `client` is the client the file name points to; without one the layout is the most specific map found.
- * Entries of a map the client does not read are kept, with `honoured: false`.
+ * Entries of a map the client does not read are kept, with `honoured: false`; so are remote entries in
+ * Claude Desktop's file, which that client does not connect.
  */
 export function findEntries(doc: Obj, client: LayoutId | null): { layout: LayoutId; mapKeys: string[]; entries: ConfigEntry[] } {
   const maps = findMaps(doc);
@@ -63,8 +71,10 @@ export function findEntries(doc: Obj, client: LayoutId | null): { layout: Layout
   // the map the client reads comes first
   const ordered = [...maps.filter(honoured), ...maps.filter((m) => !honoured(m))];
   const entries: ConfigEntry[] = [];
+  const readsEnabled = client === null || ENABLED_FLAG_LAYOUTS.has(layout);
   for (const m of ordered) {
-    for (const [key, value, index] of m.items) entries.push(toEntry(key, value, m, honoured(m), layout, [...m.path, index ?? key]));
+    const ctx = { map: m, honoured: honoured(m), layout, readsEnabled };
+    for (const [key, value, index] of m.items) entries.push(toEntry(key, value, ctx, [...m.path, index ?? key]));
   }
   return { layout, mapKeys: ordered.map((m) => m.mapKey), entries };
 }
@@ -149,8 +159,17 @@ function argList(v: unknown): string[] {
 
 const isStringList = (v: unknown) => Array.isArray(v) && v.every((a) => typeof a === "string");
 
-function toEntry(key: string, value: unknown, map: FoundMap, honoured: boolean, layout: LayoutId, path: (string | number)[]): ConfigEntry {
-  const mapKey = map.mapKey;
+/** How the map an entry sits in is read: whether the client reads it, as which layout, and whether `enabled` counts. */
+interface EntryContext {
+  map: FoundMap;
+  honoured: boolean;
+  layout: LayoutId;
+  readsEnabled: boolean;
+}
+
+function toEntry(key: string, value: unknown, ctx: EntryContext, path: (string | number)[]): ConfigEntry {
+  const { layout } = ctx;
+  const mapKey = ctx.map.mapKey;
   if (!isObj(value)) throw new ConfigShapeError(`the server entry ${JSON.stringify(key)} in ${mapKey} must be an object, not ${typeName(value)}`, path);
   const e: Obj = value;
   // Continue's legacy items and Zed's legacy form nest the launch one level down
@@ -174,8 +193,10 @@ function toEntry(key: string, value: unknown, map: FoundMap, honoured: boolean, 
   return {
     key,
     mapKey,
-    honoured,
-    disabled: e.disabled === true || e.enabled === false,
+    layout,
+    // Claude Desktop connects only local (stdio) servers from its file; remote ones must be added as connectors
+    honoured: ctx.honoured && !(layout === "claude-desktop" && url !== null && !command),
+    disabled: e.disabled === true || (ctx.readsEnabled && e.enabled === false),
     command: command?.trim() ?? null,
     args,
     url,

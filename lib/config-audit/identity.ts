@@ -1,3 +1,4 @@
+import { hideAssignedValues } from "./command-line";
 import type { Confidence, EntryIdentity, UnresolvedCode } from "./types";
 
 /**
@@ -12,6 +13,7 @@ export interface LaunchContext {
   remote(url: string, wrapper: string): EntryIdentity;
 }
 
+/** An identity; words of the launch that carry `NAME=value` never reach its identifier or note with their value. */
 export function identity(
   kind: EntryIdentity["kind"],
   identifier: string | null,
@@ -20,12 +22,12 @@ export function identity(
 ): EntryIdentity {
   return {
     kind,
-    identifier,
+    identifier: identifier === null ? null : hideAssignedValues(identifier),
     version: extra.version ?? null,
     confidence: extra.confidence ?? "high",
     wrappers: [...ctx.wrappers],
     unresolvable: null,
-    note: extra.note ?? null,
+    note: extra.note ? hideAssignedValues(extra.note) : null,
   };
 }
 
@@ -37,7 +39,7 @@ function unresolvable(
   ctx: { wrappers: string[] },
   note: string | null = null,
 ): EntryIdentity {
-  return { ...identity(kind, identifier, ctx, { note }), unresolvable: { code, summary } };
+  return { ...identity(kind, identifier, ctx, { note }), unresolvable: { code, summary: hideAssignedValues(summary) } };
 }
 
 /** A local file, script, binary or socket: never a catalog server. */

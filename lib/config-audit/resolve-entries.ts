@@ -51,9 +51,12 @@ export function resolveEntry(entry: ConfigEntry, identity: EntryIdentity, index:
   }
   const ranked = rank(found.matches, entry.key);
   const [best, ...rest] = ranked;
+  // the key names the match only when it is one of them: otherwise which listing the entry means is a guess
+  const ambiguous = rest.length > 0 && best.name !== entry.key;
   const notes = [...base.notes];
   if (found.note) notes.push(found.note);
-  if (rest.length) notes.push(`${ranked.length} listed servers match ${found.identifier}: ${ranked.map((m) => m.name).join(", ")}; verdict for ${best.name}`);
+  if (ambiguous) notes.push(ambiguityNote(ranked, found.identifier));
+  else if (rest.length) notes.push(`${ranked.length} listed servers match ${found.identifier}: ${ranked.map((m) => m.name).join(", ")}; verdict for ${best.name}, the one the key names`);
   if (keyServer && keyServer.name !== best.name) {
     notes.push(`the key names the catalog server ${keyServer.name}, but the entry runs ${found.identifier}, which is listed by ${best.name}`);
   }
@@ -62,10 +65,22 @@ export function resolveEntry(entry: ConfigEntry, identity: EntryIdentity, index:
     serverName: best.name,
     resolvedBy: found.resolvedBy,
     identifier: found.identifier,
-    confidence: minConfidence(found.confidence, identity.confidence),
+    confidence: ambiguous ? "low" : minConfidence(found.confidence, identity.confidence),
     alternatives: rest.map((m) => m.name),
     notes,
   };
+}
+
+/** Says the match is ambiguous, names every candidate, and what picked the one whose verdict is given. */
+function ambiguityNote(ranked: CatalogMatch[], identifier: string): string {
+  const [best, next] = ranked;
+  let why = "the first by name";
+  if (isActive(best) && !isActive(next)) why = "the active listing";
+  else if (publishedTime(best) > publishedTime(next)) why = "the listing whose latest version was published most recently";
+  return (
+    `ambiguous: ${ranked.length} listed servers match ${identifier} (${ranked.map((m) => m.name).join(", ")}) and the key names none of them; ` +
+    `verdict for ${best.name}, ${why}, a guess (low confidence)`
+  );
 }
 
 function findMatch(identity: EntryIdentity, index: CatalogIndex): Match | null {
@@ -160,11 +175,18 @@ function keyMismatch(base: EntryResolution, keyServer: CatalogMatch | null, code
   };
 }
 
-/** The entry's key (when it is a name) first, then active listings, then by name, so the choice is stable. */
+/**
+ * The entry's key (when it is a name) first, then active listings, then the most recently published (the
+ * listing most likely maintained), then by name, so the choice is stable.
+ */
 function rank(matches: CatalogMatch[], key: string): CatalogMatch[] {
-  const score = (m: CatalogMatch) => (m.name === key ? 0 : 2) + (m.status === null || m.status === "active" ? 0 : 1);
-  return [...matches].sort((a, b) => score(a) - score(b) || a.name.localeCompare(b.name));
+  const score = (m: CatalogMatch) => (m.name === key ? 0 : 2) + (isActive(m) ? 0 : 1);
+  return [...matches].sort((a, b) => score(a) - score(b) || publishedTime(b) - publishedTime(a) || a.name.localeCompare(b.name));
 }
+
+const isActive = (m: CatalogMatch) => m.status === null || m.status === "active";
+/** Unknown publication times sort last. */
+const publishedTime = (m: CatalogMatch) => m.publishedAt?.getTime() ?? -Infinity;
 
 const ORDER: Confidence[] = ["low", "medium", "high"];
 function minConfidence(a: Confidence, b: Confidence): Confidence {

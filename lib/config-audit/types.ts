@@ -37,9 +37,14 @@ export interface ConfigEntry {
   key: string;
   /** Where the entry sits, e.g. `mcpServers`, `servers`, `mcp_servers`, `projects["/p"].mcpServers`. */
   mapKey: string;
-  /** false when the recognised client does not read this map (e.g. `mcpServers` in a VS Code mcp.json). */
+  /** The layout the file was read as (the client, when the file name names one): some clients read fields differently. */
+  layout: LayoutId;
+  /**
+   * false when the recognised client does not read this map (e.g. `mcpServers` in a VS Code mcp.json), or
+   * does not connect this entry (a remote entry in Claude Desktop's file).
+   */
   honoured: boolean;
-  /** `disabled: true` or `enabled: false`: still audited, but flagged. */
+  /** `disabled: true`, or `enabled: false` where the client reads `enabled` (Codex, Zed, or an unknown client): still audited, but flagged. */
   disabled: boolean;
   /** The launch command as written (string commands only). */
   command: string | null;

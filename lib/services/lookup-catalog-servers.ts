@@ -8,18 +8,21 @@ import type { CatalogHit, CatalogQuery } from "@/lib/config-audit";
  * queried remote URLs or packages, and listed servers with one of the queried names. Four queries at most,
  * run together; the pure resolver (lib/config-audit) normalises and ranks what comes back.
  *
- * Remote URLs and npm names are matched through the (url) and (ecosystem, identifier) indexes; PyPI names
- * are compared PEP 503-normalised and images by their repository name, both within their ecosystem's range of
- * the (ecosystem, identifier) index.
+ * npm names are matched through the (ecosystem, identifier) index; PyPI names are compared PEP 503-normalised
+ * and images by their repository name, both within their ecosystem's range of that index. Remote URLs are
+ * compared lower-cased (the registry keeps URLs as published, `https://MCP.Example.com/mcp`), which the (url)
+ * index cannot serve; the resolver's index then compares scheme and host lower-cased and the path as written.
  */
 export async function lookupCatalogServers(db: Queryable, q: CatalogQuery): Promise<CatalogHit[]> {
   const latest = and(eq(servers.id, serverVersions.serverId), eq(servers.latestVersionId, serverVersions.id), isNull(servers.delistedAt));
   const server = { name: servers.name, status: servers.registryStatus };
+  // when several listings match, the resolver prefers the one published most recently
+  const listed = { ...server, publishedAt: serverVersions.publishedAt };
 
   const packagesWhere = (ecosystem: string, match: SQL) => and(eq(serverPackages.ecosystem, ecosystem), match);
   const packageQuery = (where: SQL | undefined) =>
     db
-      .select({ ...server, ecosystem: serverPackages.ecosystem, identifier: serverPackages.identifier })
+      .select({ ...listed, ecosystem: serverPackages.ecosystem, identifier: serverPackages.identifier })
       .from(serverPackages)
       .innerJoin(serverVersions, eq(serverVersions.id, serverPackages.versionId))
       .innerJoin(servers, latest)
@@ -42,19 +45,21 @@ export async function lookupCatalogServers(db: Queryable, q: CatalogQuery): Prom
   const [remoteRows, packageRows, nameRows] = await Promise.all([
     q.remoteUrls.length
       ? db
-          .select({ ...server, url: serverRemotes.url })
+          .select({ ...listed, url: serverRemotes.url })
           .from(serverRemotes)
           .innerJoin(serverVersions, eq(serverVersions.id, serverRemotes.versionId))
           .innerJoin(servers, latest)
-          .where(inArray(serverRemotes.url, q.remoteUrls))
+          .where(inArray(sql`lower(${serverRemotes.url})`, [...new Set(q.remoteUrls.map((u) => u.toLowerCase()))]))
       : [],
     packageMatches.length ? packageQuery(packageMatches.length === 1 ? packageMatches[0] : sql`(${sql.join(packageMatches, sql` or `)})`) : [],
     q.names.length ? db.select(server).from(servers).where(and(inArray(servers.name, q.names), isNull(servers.delistedAt))) : [],
   ]);
 
   const hits: CatalogHit[] = [];
-  for (const r of remoteRows) hits.push({ via: "remote", url: r.url, server: { name: r.name, status: r.status } });
-  for (const r of packageRows) hits.push({ via: "package", ecosystem: r.ecosystem, identifier: r.identifier, server: { name: r.name, status: r.status } });
+  for (const r of remoteRows) hits.push({ via: "remote", url: r.url, server: { name: r.name, status: r.status, publishedAt: r.publishedAt } });
+  for (const r of packageRows) {
+    hits.push({ via: "package", ecosystem: r.ecosystem, identifier: r.identifier, server: { name: r.name, status: r.status, publishedAt: r.publishedAt } });
+  }
   for (const r of nameRows) hits.push({ via: "name", server: { name: r.name, status: r.status } });
   return hits;
 }

@@ -378,6 +378,34 @@ describe("POST /v1/resolve", () => {
     }
   });
 
+  it("matches a listed remote whose host the registry keeps in upper case; the path stays case-sensitive", async () => {
+    db = await resetDb();
+    await loadFixtureCatalog(db, [listing({ name: "io.github.upperco/remote", remotes: [{ type: "streamable-http", url: "HTTPS://MCP.UpperCo.dev/Mcp" }] })]);
+    const res = await resolve(config({ lower: { url: "https://mcp.upperco.dev/Mcp" }, mixed: { url: "https://Mcp.UPPERCO.dev/Mcp/" }, path: { url: "https://mcp.upperco.dev/mcp" } }));
+    expect(res.status).toBe(200);
+    const body = resolveResultSchema.parse(await res.json());
+    expect(body.entries.map((e) => [e.key, e.server_name, e.resolved_by, e.confidence])).toEqual([
+      ["lower", "io.github.upperco/remote", "remote_url", "high"],
+      ["mixed", "io.github.upperco/remote", "remote_url", "high"],
+      ["path", null, null, null],
+    ]);
+  });
+
+  it("resolves a package two listings share to the one published most recently, at low confidence", async () => {
+    db = await resetDb();
+    const shared = (name: string, publishedAt: string) =>
+      listing({ name, packages: [{ registryType: "npm", identifier: "shared-mcp", version: "1.0.0", transport: { type: "stdio" } }] }, { publishedAt });
+    // the older listing comes first by name: only the publication date can pick the newer one
+    await loadFixtureCatalog(db, [shared("io.github.aaa/shared", "2025-06-01T00:00:00Z"), shared("io.github.zzz/shared", "2026-02-15T00:00:00Z")]);
+    const body = resolveResultSchema.parse(await (await resolve(config({ s: { command: "npx", args: ["-y", "shared-mcp"] } }))).json());
+    expect(body.entries[0]).toMatchObject({
+      server_name: "io.github.zzz/shared",
+      confidence: "low",
+      alternatives: ["io.github.aaa/shared"],
+      notes: [expect.stringMatching(/^ambiguous: 2 listed servers match shared-mcp .*published most recently/)],
+    });
+  });
+
   it("shares the audit's parse errors and size limits", async () => {
     const bad = await resolve("{ nope");
     expect(bad.status).toBe(400);

@@ -1,4 +1,5 @@
 import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { serverVersions } from "./server-versions";
 
 /** Hosted endpoints of one server version (streamable-http or sse). */
@@ -16,6 +17,8 @@ export const serverRemotes = pgTable(
     primaryKey({ columns: [t.versionId, t.position] }),
     // config audit resolves entries by remote URL
     index("server_remotes_url_idx").on(t.url),
+    // the config audit matches remote URLs lower-cased (registry URLs keep their published case)
+    index("server_remotes_url_lower_idx").on(sql`lower(${t.url})`),
   ],
 );
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { classifyEntry, parseNpmSpec, parsePypiSpec, splitCommandLine, type ConfigEntry } from "@/lib/config-audit";
 
 function entry(over: Partial<ConfigEntry>): ConfigEntry {
-  return { key: "k", mapKey: "mcpServers", honoured: true, disabled: false, command: null, args: [], url: null, urlField: null, transport: null, extension: false, gallery: false, ...over };
+  return { key: "k", mapKey: "mcpServers", layout: "mcp-servers", honoured: true, disabled: false, command: null, args: [], url: null, urlField: null, transport: null, extension: false, gallery: false, ...over };
 }
 const run = (command: string, ...args: string[]) => classifyEntry(entry({ command, args }));
 const brief = (id: ReturnType<typeof classifyEntry>) => [id.kind, id.identifier, id.version];
@@ -68,6 +68,34 @@ describe("classifyEntry: wrappers", () => {
     expect(run("bash", "${workspaceFolder}/dev/run.sh")).toMatchObject({ kind: "local", identifier: "${workspaceFolder}/dev/run.sh" });
   });
 
+  it("drops NAME=value words before a shell line's command, and never shows their values", () => {
+    const secret = "ghp_SECRETabc123";
+    const cases: [ReturnType<typeof run>, string, string][] = [
+      [run("bash", "-c", `GITHUB_TOKEN=${secret} npx -y @modelcontextprotocol/server-github`), "jspkg", "@modelcontextprotocol/server-github"],
+      [run("sh", "-c", `A=1 API_KEY=ab/cd+${secret}= uvx mcp-server-fetch`), "pypkg", "mcp-server-fetch"],
+      [run("zsh", "-lc", `export GITHUB_TOKEN=${secret}; npx -y a-mcp`), "jspkg", "a-mcp"],
+      [run("powershell", "-NoProfile", "-Command", `$env:TOKEN='${secret};x'; $env:B = "2"; npx -y a-mcp`), "jspkg", "a-mcp"],
+      [run("cmd", "/c", `set TOKEN=${secret}&& npx -y a-mcp`), "jspkg", "a-mcp"],
+    ];
+    for (const [id, kind, identifier] of cases) {
+      expect(id).toMatchObject({ kind, identifier, unresolvable: null });
+      expect(JSON.stringify(id)).not.toContain(secret);
+    }
+    // a line that only sets variables runs nothing
+    expect(run("bash", "-c", `TOKEN=${secret}`)).toMatchObject({ kind: "other", unresolvable: { summary: "bash -c is called without a command" } });
+  });
+
+  it("shows a word with `=` that reaches the program position, or an argument, without its value", () => {
+    const secret = "ghp_SECRETabc123";
+    // wsl passes the words on as they are: the assignment is read as the program, but its value is not shown
+    const wsl = run("wsl", `GITHUB_TOKEN=${secret}`, "npx", "-y", "a-mcp");
+    expect(wsl).toMatchObject({ kind: "other", identifier: "github_token=…" });
+    const php = run("php", `-dapi.key=${secret}`, "artisan", "boost:mcp");
+    const unknown = run("sh", "-c", `1X=${secret} npx a-mcp`);
+    for (const id of [wsl, php, unknown]) expect(JSON.stringify(id)).not.toContain(secret);
+    expect(php.unresolvable!.summary).toContain("`php -dapi.key=… artisan`");
+  });
+
   it("stops peeling after a bounded depth", () => {
     let line = "npx -y a-mcp";
     for (let i = 0; i < 12; i++) line = `sh -c ${JSON.stringify(line)}`;
@@ -95,6 +123,14 @@ describe("classifyEntry: wrappers", () => {
       wrappers: ["cmd /c", "npx @smithery/cli"],
     });
   });
+
+  it("skips the values of Smithery's --key, --config, --profile and --api-key before the server name", () => {
+    const key = "3f1c2a9e-0b7d-4c55-9a61-2d8e4f0b1c7a";
+    for (const flag of ["--key", "--config", "--profile", "--api-key"]) {
+      expect(run("npx", "-y", "@smithery/cli@latest", "run", flag, key, "@owner/server"), flag).toMatchObject({ kind: "smithery", identifier: "@owner/server" });
+    }
+    expect(run("npx", "-y", "@smithery/cli@latest", "run", `--key=${key}`, "--config", '{"a":1}', "@owner/server")).toMatchObject({ identifier: "@owner/server" });
+  });
 });
 
 describe("classifyEntry: Python, containers, local and other", () => {
@@ -118,6 +154,27 @@ describe("classifyEntry: Python, containers, local and other", () => {
     expect(run("C:\\venv\\Scripts\\python.exe", "net.py")).toMatchObject({ kind: "local", identifier: "net.py" });
     expect(run("uv", "--directory", "/repo", "run", "server")).toMatchObject({ kind: "local" });
     expect(run("uvx", "--from", "git+https://github.com/o/r", "cmd")).toMatchObject({ kind: "other", identifier: "git+https://github.com/o/r" });
+  });
+
+  it("calls python -m run by a virtual environment's interpreter local, not a PyPI package", () => {
+    for (const venv of [
+      "/home/me/proj/.venv/bin/python",
+      "/srv/venv/bin/python3.12",
+      "/Users/me/MCPs/kali-linux-mcp-venv/bin/python",
+      "C:\\proj\\.venv\\Scripts\\python.exe",
+      "/opt/conda/envs/mcp/bin/python",
+    ]) {
+      expect(run(venv, "-m", "mcp_server_fetch"), venv).toMatchObject({
+        kind: "local",
+        identifier: `${venv} -m mcp_server_fetch`,
+        unresolvable: { code: "local_path" },
+        note: expect.stringContaining("uvx mcp-server-fetch"),
+      });
+    }
+    // interpreters outside a venv still guess the distribution, at low confidence
+    for (const python of ["/usr/bin/python3", "/opt/homebrew/bin/python3", "C:\\Python312\\python.exe"]) {
+      expect(run(python, "-m", "mcp_server_fetch"), python).toMatchObject({ kind: "pypkg", identifier: "mcp-server-fetch", confidence: "low" });
+    }
   });
 
   it("reads docker run images past flag values and normalises them", () => {
@@ -171,6 +228,29 @@ describe("classifyEntry: remote entries", () => {
       kind: "jspkg",
       note: expect.stringMatching(/both a URL and a command/),
     });
+  });
+
+  it("names only the program in the both-URL-and-command note, never the rest of the command line", () => {
+    const id = classifyEntry(entry({ command: "npx -y a-mcp --api-key sk-SECRET123", url: "https://mcp.x.dev/mcp", urlField: "url" }));
+    expect(id).toMatchObject({ kind: "jspkg", identifier: "a-mcp", note: "the entry has both a URL and a command (npx); clients differ in which they use" });
+    expect(JSON.stringify(id)).not.toContain("sk-SECRET123");
+  });
+
+  it("judges a Gemini entry with both a url and a command on the URL, as Gemini CLI picks httpUrl, url, then command", () => {
+    const both = { command: "npx", args: ["-y", "a-mcp"], url: "https://mcp.x.dev/sse", urlField: "url" as const };
+    expect(classifyEntry(entry({ ...both, layout: "gemini" }))).toMatchObject({
+      kind: "remote",
+      identifier: "https://mcp.x.dev/sse",
+      note: "the entry has both a URL and a command (npx); Gemini CLI uses the URL",
+    });
+    expect(classifyEntry(entry({ ...both, layout: "gemini", transport: "stdio" }))).toMatchObject({ kind: "remote" });
+    // other clients launch the command unless the declared transport is remote
+    expect(classifyEntry(entry({ ...both, layout: "cursor" }))).toMatchObject({ kind: "jspkg", identifier: "a-mcp" });
+  });
+
+  it("explains that Claude Desktop does not connect a remote entry written in its file", () => {
+    expect(remote("https://mcp.sentry.dev/mcp", { layout: "claude-desktop" })).toMatchObject({ kind: "remote", note: expect.stringMatching(/^Claude Desktop does not connect remote servers/) });
+    expect(remote("https://mcp.sentry.dev/mcp", { layout: "cursor" }).note).toBeNull();
   });
 
   it("uses a canonical-name key only when nothing is launched; a Zed extension is other", () => {

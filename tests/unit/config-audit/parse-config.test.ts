@@ -144,6 +144,33 @@ describe("parseConfig: layouts and the keys each client reads", () => {
     expect(cline.entries.map((e) => e.disabled)).toEqual([true, true, false]);
   });
 
+  it("reads `enabled: false` as off only where the client has that flag (Codex, Zed), or when the client is unknown", () => {
+    const off = { command: "uvx", args: ["mcp-server-git"], enabled: false };
+    const disabled = (text: string, filename?: string) => parseConfig(text, filename).entries.map((e) => e.disabled);
+    expect(disabled('[mcp_servers.git]\ncommand = "uvx"\nargs = ["mcp-server-git"]\nenabled = false\n', ".codex/config.toml")).toEqual([true]);
+    expect(disabled(JSON.stringify({ context_servers: { git: off } }), ".zed/settings.json")).toEqual([true]);
+    // Claude Code lists `enabled` among the keys it ignores; Cursor and Claude Desktop have no such flag
+    for (const filename of [".mcp.json", ".cursor/mcp.json", "claude_desktop_config.json", ".gemini/settings.json"]) {
+      expect(disabled(JSON.stringify({ mcpServers: { git: off } }), filename), filename).toEqual([false]);
+    }
+    expect(disabled(JSON.stringify({ mcpServers: { git: off } }))).toEqual([true]);
+    // `disabled: true` is read as before
+    expect(disabled(JSON.stringify({ mcpServers: { git: { ...off, enabled: undefined, disabled: true } } }), ".mcp.json")).toEqual([true]);
+  });
+
+  it("marks remote entries in Claude Desktop's file not honoured: that client connects only local servers", () => {
+    const file = JSON.stringify({ mcpServers: { remote: { url: "https://mcp.sentry.dev/mcp" }, local: { command: "npx", args: ["-y", "a-mcp"] } } });
+    const honoured = (filename: string) => parseConfig(file, filename).entries.map((e) => [e.key, e.honoured]);
+    expect(honoured("/Users/me/Library/Application Support/Claude/claude_desktop_config.json")).toEqual([
+      ["remote", false],
+      ["local", true],
+    ]);
+    expect(honoured(".cursor/mcp.json")).toEqual([
+      ["remote", true],
+      ["local", true],
+    ]);
+  });
+
   it("refuses server maps and entries of the wrong type, at their line and column", () => {
     const json = '{\n  "mcpServers": {\n    "ok": { "command": "npx", "args": ["a"] },\n    "odd": "npx -y x"\n  }\n}';
     expect(parseError(json)).toMatchObject({ line: 4, column: 5, message: expect.stringMatching(/"odd" in mcpServers must be an object, not a string/) });

@@ -23,6 +23,12 @@ const CATALOG = buildCatalogIndex(
     // two listings naming one package: the active one wins, the other is an alternative
     { name: "io.github.old/fetch", status: "deprecated", packages: [{ ecosystem: "pypkg", identifier: "mcp-server-fetch" }] },
     { name: "io.github.new/fetch", packages: [{ ecosystem: "pypkg", identifier: "mcp_server_fetch" }] },
+    // two active listings naming one package, the later by name published more recently
+    { name: "io.github.alpha/weather", publishedAt: new Date("2025-01-10T00:00:00Z"), packages: [{ ecosystem: "jspkg", identifier: "weather-mcp" }] },
+    { name: "io.github.zeta/weather", publishedAt: new Date("2026-02-01T00:00:00Z"), packages: [{ ecosystem: "jspkg", identifier: "weather-mcp" }] },
+    // two active listings of one image, publication unknown
+    { name: "io.github.b/img", packages: [{ ecosystem: "oci", identifier: "docker.io/acme/img:1" }] },
+    { name: "io.github.a/img", packages: [{ ecosystem: "oci", identifier: "acme/img" }] },
   ]),
 );
 
@@ -61,8 +67,25 @@ describe("resolveEntries", () => {
 
   it("picks an active listing over a deprecated one and names the alternatives", () => {
     const r = one({ command: "uvx", args: ["mcp-server-fetch"] });
-    expect(r).toMatchObject({ serverName: "io.github.new/fetch", alternatives: ["io.github.old/fetch"] });
-    expect(r.notes.join(" ")).toMatch(/2 listed servers match/);
+    expect(r).toMatchObject({ serverName: "io.github.new/fetch", alternatives: ["io.github.old/fetch"], confidence: "low" });
+    expect(r.notes.join(" ")).toMatch(/ambiguous: 2 listed servers match mcp-server-fetch \(io.github.new\/fetch, io.github.old\/fetch\).*the active listing/);
+  });
+
+  it("reports a match the key does not decide as an ambiguous guess: the latest publication first, low confidence", () => {
+    const r = one({ command: "npx", args: ["-y", "weather-mcp"] });
+    expect(r).toMatchObject({ serverName: "io.github.zeta/weather", alternatives: ["io.github.alpha/weather"], confidence: "low" });
+    expect(r.notes).toEqual([
+      "ambiguous: 2 listed servers match weather-mcp (io.github.zeta/weather, io.github.alpha/weather) and the key names none of them; " +
+        "verdict for io.github.zeta/weather, the listing whose latest version was published most recently, a guess (low confidence)",
+    ]);
+    // without publication dates the pick is by name, and still a guess
+    const img = one({ command: "docker", args: ["run", "-i", "acme/img"] });
+    expect(img).toMatchObject({ serverName: "io.github.a/img", alternatives: ["io.github.b/img"], confidence: "low" });
+    expect(img.notes.join(" ")).toMatch(/^ambiguous: .*the first by name/);
+    // a key naming one of them decides: not a guess
+    const keyed = resolve({ "io.github.alpha/weather": { command: "npx", args: ["-y", "weather-mcp"] } })[0];
+    expect(keyed).toMatchObject({ serverName: "io.github.alpha/weather", alternatives: ["io.github.zeta/weather"], confidence: "high" });
+    expect(keyed.notes.join(" ")).not.toMatch(/ambiguous/);
   });
 
   it("resolves a Smithery name through its hosted endpoint", () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "server_remotes_url_lower_idx" ON "server_remotes" USING btree (lower("url"));
