@@ -3,13 +3,16 @@
  * namespace (GitHub login for io.github.*, DNS for reverse domains); we link it
  * to what the server serves only where the link is itself public evidence:
  *  - io.github.<login> with a GitHub repository owned by <login> → first party;
- *    a GitHub repository owned by someone else → not first party;
+ *    a GitHub repository owned by someone else → not first party. The owner is the one the host reported
+ *    when it answered (a repository transferred since it was listed is judged by its new owner), else the
+ *    one the listed URL names;
  *  - a DNS namespace whose every remote endpoint is on that domain → first party.
  * Anything else is not established (null), never guessed.
  */
 export interface IdentityInput {
   namespace: string;
-  repository: { host: string | null; owner: string | null } | null;
+  /** `observedOwner`: the owner the code host reported for the listed repository, when it answered that it exists. */
+  repository: { host: string | null; owner: string | null; observedOwner?: string | null } | null;
   remoteUrls: string[];
 }
 
@@ -44,10 +47,17 @@ export function deriveIdentity(input: IdentityInput): DerivedIdentity {
   if (verification === "github") {
     const login = input.namespace.slice("io.github.".length).toLowerCase();
     const repo = input.repository;
-    if (repo?.host === "github.com" && repo.owner) {
-      return repo.owner.toLowerCase() === login
-        ? { namespace_verification: verification, first_party: true, basis: "github_namespace_owns_repository" }
-        : { namespace_verification: verification, first_party: false, basis: "github_namespace_differs_from_repository_owner" };
+    const owner = (repo?.observedOwner ?? repo?.owner)?.toLowerCase();
+    if (repo?.host === "github.com" && owner) {
+      const moved = Boolean(repo.observedOwner && repo.owner && repo.observedOwner.toLowerCase() !== repo.owner.toLowerCase());
+      if (owner === login) {
+        return { namespace_verification: verification, first_party: true, basis: moved ? "github_namespace_owns_moved_repository" : "github_namespace_owns_repository" };
+      }
+      return {
+        namespace_verification: verification,
+        first_party: false,
+        basis: moved ? "github_repository_moved_to_another_owner" : "github_namespace_differs_from_repository_owner",
+      };
     }
     return { namespace_verification: verification, first_party: null, basis: null };
   }

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, max } from "drizzle-orm";
 import { listedVersionDeprecated } from "./listed-deprecation";
+import { repositoryExists } from "./repository-exists";
 import type { Queryable } from "@/lib/db/client";
 import {
   packageObservations,
@@ -233,7 +234,7 @@ function toFacts(
   const obs = row.obs;
   const identity = deriveIdentity({
     namespace: s.namespace,
-    repository: repo ? { host: repo.host, owner: repo.owner } : null,
+    repository: repo ? { host: repo.host, owner: repo.owner, observedOwner: obs?.exists === true ? obs.ownerLogin : null } : null,
     remoteUrls: remotes.map((r) => r.remote.url),
   });
   const brandClaims = claimsOf(rel.brands, { name: s.name, namespace: s.namespace, title: s.title, description: s.description });
@@ -260,7 +261,7 @@ function toFacts(
           host: repo.host,
           owner: repo.owner,
           name: repo.name,
-          exists: obs?.exists ?? null,
+          exists: repositoryExists(obs),
           archived: obs?.archived ?? null,
           pushed_at: iso(obs?.pushedAt),
           stars: obs?.stars ?? null,

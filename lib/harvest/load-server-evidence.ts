@@ -11,6 +11,7 @@ import {
 } from "@/lib/db/schema";
 import { advisoriesAreCurrent, vulnOfListedVersion } from "@/lib/facts/listed-advisories";
 import { listedVersionDeprecated } from "@/lib/facts/listed-deprecation";
+import { repositoryExists } from "@/lib/facts/repository-exists";
 import { computeServerState, type ServerState, type ServerStateInput } from "./server-state";
 
 export const CHECKED_ECOSYSTEMS = ["jspkg", "pypkg"] as const;
@@ -47,6 +48,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
       latestVersionId: servers.latestVersionId,
       repositoryId: servers.repositoryId,
       exists: repositoryObservations.exists,
+      disabled: repositoryObservations.disabled,
       archived: repositoryObservations.archived,
     })
     .from(servers)
@@ -92,7 +94,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
     const input: ServerStateInput = {
       registryStatus: r.status,
       listed: r.delistedAt === null,
-      repository: r.repositoryId === null ? null : { exists: r.exists ?? null, archived: r.archived ?? null },
+      repository: r.repositoryId === null ? null : { exists: repositoryExists(r), archived: r.archived ?? null },
       packages: (r.latestVersionId ? (pkgsByVersion.get(r.latestVersionId) ?? []) : []).map((p) => {
         const versions = (p.versions ?? {}) as VersionFacts;
         const observed = p.observedAt !== null && p.exists === true;

@@ -87,7 +87,7 @@ export function repoGone(ctx: RuleContext): RuleOutcome {
     return outcome(
       "repo_gone",
       ctx.policy.findings.repo_gone,
-      `The repository ${repo.url} that the listing names does not exist${observed(repo.observed_at)}.`,
+      `The repository ${repo.url} that the listing names does not exist or is blocked by its host${observed(repo.observed_at)}.`,
       evidence,
       true,
     );
