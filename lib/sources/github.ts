@@ -82,7 +82,9 @@ export class GraphqlResourceLimitError extends Error {}
 /**
  * GitHub GraphQL, up to 100 repositories per query. Renames are followed by
  * GitHub (compare nameWithOwner); a NOT_FOUND alias means the repository is
- * gone; any other null alias is left for the REST fallback.
+ * gone; any other null alias is left for the REST fallback. A rate limit,
+ * primary or secondary (a 403 with Retry-After or saying so), throws
+ * RateLimitedError, as on REST.
  */
 export async function fetchReposGraphql(refs: RepoRef[], http: FetchJsonOptions = {}): Promise<GraphqlBatchResult> {
   const res = await upstreamRequest(githubGraphqlUrl(), {
@@ -91,6 +93,7 @@ export async function fetchReposGraphql(refs: RepoRef[], http: FetchJsonOptions 
     body: JSON.stringify({ query: buildRepoQuery(refs) }),
     headers: headers(http.headers),
     json: true,
+    githubRateLimits: true,
   });
   if (res.status !== 200) throw new Error(`GitHub GraphQL: HTTP ${res.status} ${res.text.slice(0, 200)}`);
   const body = res.body as Obj;
@@ -128,7 +131,7 @@ export async function fetchReposGraphql(refs: RepoRef[], http: FetchJsonOptions 
  */
 export async function fetchRepoRest(ref: RepoRef, etag: string | null, http: FetchJsonOptions = {}): Promise<RepoAnswer> {
   const url = `${githubApiUrl()}/repos/${encodeURIComponent(ref.owner)}/${encodeURIComponent(ref.name)}`;
-  const res = await upstreamRequest(url, { ...http, headers: headers({ ...(etag ? { "if-none-match": etag } : {}), ...http.headers }) });
+  const res = await upstreamRequest(url, { ...http, headers: headers({ ...(etag ? { "if-none-match": etag } : {}), ...http.headers }), githubRateLimits: true });
   if (res.status === 304) return { kind: "not_modified", etag: etag! };
   let body: Obj | null = null;
   try {

@@ -40,6 +40,8 @@ export interface UpstreamRequestOptions extends FetchJsonOptions {
   body?: string;
   /** Parse the body as JSON; a malformed body is retried like a 5xx. */
   json?: boolean;
+  /** Read 403/429 as GitHub does, secondary limits included (githubRateLimitWaitMs). */
+  githubRateLimits?: boolean;
 }
 
 export interface UpstreamResponse {
@@ -55,18 +57,23 @@ export interface UpstreamResponse {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+function retryAfterMs(headers: Headers, now: number): number | null {
+  const h = headers.get("retry-after");
+  if (!h) return null;
+  const secs = Number(h);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const at = Date.parse(h);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+function resetMs(headers: Headers, now: number): number | null {
+  const reset = headers.get("x-ratelimit-reset");
+  return reset && Number.isFinite(Number(reset)) ? Math.max(0, Number(reset) * 1000 - now) : null;
+}
+
 /** How long the upstream asked us to wait: Retry-After (seconds or a date) or x-ratelimit-reset (epoch seconds). */
 export function retryDelayMs(headers: Headers, now = Date.now()): number | null {
-  const h = headers.get("retry-after");
-  if (h) {
-    const secs = Number(h);
-    if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-    const at = Date.parse(h);
-    if (!Number.isNaN(at)) return Math.max(0, at - now);
-  }
-  const reset = headers.get("x-ratelimit-reset");
-  if (reset && Number.isFinite(Number(reset))) return Math.max(0, Number(reset) * 1000 - now);
-  return null;
+  return retryAfterMs(headers, now) ?? resetMs(headers, now);
 }
 
 /** 429 anywhere; 403 with x-ratelimit-remaining: 0 is GitHub's way of saying the same. */
@@ -76,6 +83,29 @@ function isRateLimit(res: { status: number; headers: Headers }): boolean {
 
 // Without a hint, a rate-limited source waits at least a minute (GitHub's advice for secondary limits).
 const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
+
+/** How GitHub words a secondary limit (before 2021: "abuse detection mechanism"). */
+const GITHUB_SECONDARY_LIMIT = /secondary rate limit|abuse detection/i;
+
+/**
+ * GitHub (upstream-apis.md §2.2): a 429, or a 403 that is a primary limit (x-ratelimit-remaining: 0) or a
+ * secondary one (remaining above 0, with Retry-After or a message saying so), is a rate limit; a 403 with
+ * neither is about the repository itself (a ToS block). Wait for Retry-After, else the reset when the quota
+ * is spent, else at least a minute: the reset of an unspent quota says nothing about a secondary limit.
+ * Undefined when the answer is not a rate limit.
+ */
+export function githubRateLimitWaitMs(res: { status: number; headers: Headers }, text: string, now = Date.now()): number | undefined {
+  const exhausted = res.headers.get("x-ratelimit-remaining") === "0";
+  const secondary = res.headers.has("retry-after") || GITHUB_SECONDARY_LIMIT.test(text);
+  if (res.status !== 429 && !(res.status === 403 && (exhausted || secondary))) return undefined;
+  return retryAfterMs(res.headers, now) ?? (exhausted ? resetMs(res.headers, now) : null) ?? DEFAULT_RATE_LIMIT_WAIT_MS;
+}
+
+/** How long a rate-limited answer asks us to wait (null: no hint); undefined when it is not one. */
+function rateLimitWaitMs(res: { status: number; headers: Headers }, text: string, github: boolean): number | null | undefined {
+  if (github) return githubRateLimitWaitMs(res, text);
+  return isRateLimit(res) ? retryDelayMs(res.headers) : undefined;
+}
 
 /**
  * Largest upstream answer read: npm documents of packages with thousands of versions reach tens of MB; past
@@ -128,8 +158,8 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
       lastError = new UpstreamError(`${url}: ${why}`, null);
       continue;
     }
-    if (isRateLimit(res)) {
-      const wait = retryDelayMs(res.headers);
+    const wait = rateLimitWaitMs(res, text, opts.githubRateLimits ?? false);
+    if (wait !== undefined) {
       const retryAt = new Date(Date.now() + (wait ?? DEFAULT_RATE_LIMIT_WAIT_MS));
       lastError = new RateLimitedError(`${url}: HTTP ${res.status} (rate limited until ${retryAt.toISOString()})`, res.status, retryAt);
       if (wait === null || wait > maxWait || attempt === retries) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Faults the fake upstreams can inject, per source, for the next `count` requests. */
-export type FaultKind = "500" | "429" | "timeout" | "malformed" | "reset";
+export type FaultKind = "500" | "429" | "secondary" | "timeout" | "malformed" | "reset";
 
 export interface FaultRule {
   /** registry | github | npm | pypi | osv | mcp */
@@ -11,7 +11,10 @@ export interface FaultRule {
   count: number;
   /** Only requests whose path contains this. */
   pathIncludes?: string;
-  /** For 429: seconds until the reset, sent as Retry-After and x-ratelimit-reset. */
+  /**
+   * For 429: seconds until the reset, sent as Retry-After and x-ratelimit-reset. For `secondary` (GitHub's
+   * secondary limit: 403, quota not spent): sent as Retry-After; without it only the message says so.
+   */
   resetAfterSec?: number;
 }
 
@@ -52,6 +55,22 @@ export class FaultInjector {
           .end(JSON.stringify({ message: "rate limited (injected)" }));
         break;
       }
+      case "secondary":
+        res
+          .writeHead(403, {
+            "content-type": "application/json",
+            ...(rule.resetAfterSec !== undefined ? { "retry-after": String(rule.resetAfterSec) } : {}),
+            "x-ratelimit-limit": "5000",
+            "x-ratelimit-remaining": "4990",
+            "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 3600),
+          })
+          .end(
+            JSON.stringify({
+              message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+              documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+            }),
+          );
+        break;
       case "malformed":
         res.writeHead(200, { "content-type": "application/json" }).end('{"truncated": [1, 2');
         break;

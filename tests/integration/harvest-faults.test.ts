@@ -111,4 +111,42 @@ describe("harvesting under injected upstream faults", () => {
       }
     });
   }
+
+  // GitHub's secondary limits answer 403 with quota left; ignoring them risks an integration ban.
+  for (const [api, retryAfterSec] of [["GraphQL", 120], ["REST", undefined]] as const) {
+    it(`a secondary-limit 403 on ${api} (${retryAfterSec ? "Retry-After" : "message only"}) stops GitHub calls until it has passed, storing no fact`, async () => {
+      const token = process.env.GITHUB_TOKEN;
+      if (api === "REST") delete process.env.GITHUB_TOKEN;
+      try {
+        const repos = (await storedFacts(db)).repos;
+        expect(repos.length).toBeGreaterThan(100); // more than one GraphQL chunk is due
+        now += 25 * HOUR;
+        fake.faults.add({ source: "github", kind: "secondary", count: Infinity, resetAfterSec: retryAfterSec });
+        const served = () => fake.faults.served["github:secondary"] ?? 0;
+        const before = served();
+        const sentAt = Date.now();
+        const r = await runHarvest(db, { trigger: "test", http: HTTP, clock, sources: ["repo"] });
+        const answeredAt = Date.now();
+
+        expect(r.stopped.repo).toMatch(/^rate limited until/);
+        // GraphQL: the first query, not retried, and no further chunk; REST: only the requests already in flight (4)
+        expect(served() - before).toBe(api === "GraphQL" ? 1 : 4);
+        expect(r.calls.repo).toBe(served() - before);
+        expect(r.counts.repo.observed).toBe(0);
+        const [cd] = await db.select().from(sourceCooldowns).where(eq(sourceCooldowns.source, "repo"));
+        const waitMs = (retryAfterSec ?? 60) * 1000;
+        expect(cd.until.getTime()).toBeGreaterThanOrEqual(sentAt + waitMs - 1000);
+        expect(cd.until.getTime()).toBeLessThanOrEqual(answeredAt + waitMs);
+        expect((await storedFacts(db)).repos).toEqual(repos);
+
+        // a run before the cooldown ends sends nothing to GitHub
+        const early = await runHarvest(db, { trigger: "test", http: HTTP, clock: () => new Date(cd.until.getTime() - 1000), sources: ["repo"] });
+        expect(early.stopped.repo).toMatch(/^cooldown until/);
+        expect(early.calls.repo).toBe(0);
+      } finally {
+        fake.faults.clear();
+        process.env.GITHUB_TOKEN = token;
+      }
+    });
+  }
 });
