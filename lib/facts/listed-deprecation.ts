@@ -7,9 +7,8 @@ interface VersionRecord {
 /**
  * Whether the listed version (or, none listed, the latest) is marked "do not use" by its registry, from an
  * observation that found the package; null when that version's record was not seen. jspkg: the publisher's
- * per-version deprecation. pypkg: the release is yanked, PyPI's per-release "do not use" and the one such
- * mark its JSON API carries (a PEP 792 project status is only in the Simple API, which we do not read:
- * docs/harvester.md).
+ * per-version deprecation. pypkg: the release is yanked (PyPI's per-release "do not use"), or its project's
+ * PEP 792 status is deprecated or archived (lib/sources/pypi.ts marks every release so).
  */
 export function listedVersionDeprecated(
   o: { latestVersion: string | null; deprecated: string | null; versions: unknown },

@@ -9,14 +9,31 @@ export const pypiJsonUrl = (name: string, base = pypiUrl()) => `${base}/pypi/${e
 
 type Obj = Record<string, any>;
 
+export const pypiSimpleUrl = (name: string, base = pypiUrl()) => `${base}/simple/${encodeURIComponent(normalizePypiName(name))}/`;
+
+/** PEP 792 statuses that tell users to stop using a project: its every release counts as deprecated. */
+const DEPRECATING_STATUSES = new Set(["deprecated", "archived"]);
+
 /**
- * GET /pypi/{normalized}/json. 404 covers missing, release-less and
- * quarantined projects. A release is yanked when every file of it is.
+ * GET /pypi/{normalized}/json, then the Simple API's JSON form for the PEP 792 project status, which the JSON
+ * API does not carry. 404 covers missing, release-less and quarantined projects. A release is yanked when
+ * every file of it is. A project `deprecated` or `archived` marks every release deprecated (with the status
+ * and its reason), as npm does for a deprecated package; `active`, or no status, marks none. Without the
+ * status the answer is an error: "not deprecated" would be a guess.
+ *
+ * The stored validator is the JSON API's ETag and the status it was read with (`<etag> status=<status>`): a
+ * status change does not change the JSON document, so a 304 stands only while the status is the same one.
  */
-export async function fetchPypiProject(name: string, etag: string | null, http: FetchJsonOptions = {}): Promise<PackageAnswer> {
+export async function fetchPypiProject(name: string, stored: string | null, http: FetchJsonOptions = {}): Promise<PackageAnswer> {
   const url = pypiJsonUrl(name);
-  const res = await upstreamRequest(url, { ...http, headers: { ...(etag ? { "if-none-match": etag } : {}) }, json: true });
-  if (res.status === 304 && etag) return { kind: "not_modified", etag };
+  const validator = parseValidator(stored);
+  let res = await upstreamRequest(url, { ...http, headers: { ...(validator ? { "if-none-match": validator.etag } : {}) }, json: true });
+  if (res.status === 304 && validator) {
+    const now = await fetchProjectStatus(name, http);
+    if ("error" in now) return { kind: "error", error: now.error };
+    if (now.status === validator.status) return { kind: "not_modified", etag: stored! };
+    res = await upstreamRequest(url, { ...http, json: true }); // the status moved: read the project again
+  }
   if (res.status === 404) return { kind: "missing", httpStatus: 404 };
   if (res.status !== 200) return { kind: "error", error: `${url}: HTTP ${res.status}` };
   const doc = res.body as Obj;
@@ -27,5 +44,28 @@ export async function fetchPypiProject(name: string, etag: string | null, http: 
     versions[v] = list.length && list.every((f) => f?.yanked === true) ? { yanked: true } : {};
   }
   const latest = typeof doc.info.version === "string" ? doc.info.version : null;
-  return { kind: "found", latestVersion: latest, versions, deprecated: null, etag: res.headers.get("etag") };
+  const status = await fetchProjectStatus(name, http);
+  if ("error" in status) return { kind: "error", error: status.error };
+  const deprecated = DEPRECATING_STATUSES.has(status.status) ? `${status.status}${status.reason ? `: ${status.reason}` : ""}` : null;
+  if (deprecated) for (const v of Object.keys(versions)) versions[v] = { ...versions[v], deprecated };
+  const etag = res.headers.get("etag");
+  return { kind: "found", latestVersion: latest, versions, deprecated, etag: etag ? `${etag} status=${status.status}` : null };
+}
+
+/** `<etag> status=<status>` as stored; a bare ETag (stored before statuses were read) has none, so it is read again. */
+function parseValidator(stored: string | null): { etag: string; status: string } | null {
+  const m = stored ? /^(.*) status=([a-z-]+)$/.exec(stored) : null;
+  return m ? { etag: m[1], status: m[2] } : null;
+}
+
+/** The PEP 792 `project-status` of the Simple API (api-version ≥ 1.4); absent means `active`. */
+async function fetchProjectStatus(name: string, http: FetchJsonOptions): Promise<{ status: string; reason: string | null } | { error: string }> {
+  const url = pypiSimpleUrl(name);
+  const res = await upstreamRequest(url, { ...http, headers: { accept: "application/vnd.pypi.simple.v1+json" }, json: true });
+  if (res.status !== 200) return { error: `${url}: HTTP ${res.status}` };
+  const doc = res.body as Obj;
+  if (!doc || typeof doc !== "object" || !doc.meta) return { error: `${url}: not a Simple API JSON document` };
+  const ps = doc["project-status"] as Obj | undefined;
+  const status = typeof ps?.status === "string" ? ps.status : "active";
+  return { status, reason: typeof ps?.reason === "string" ? ps.reason : null };
 }

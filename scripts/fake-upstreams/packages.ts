@@ -15,6 +15,8 @@ export interface FakePypiProject {
   /** version → yanked */
   versions: Record<string, boolean>;
   latest: string;
+  /** PEP 792 project status (absent: active), served by the Simple API only */
+  status?: { status: "active" | "archived" | "quarantined" | "deprecated"; reason?: string };
 }
 
 const pep503 = (n: string) => n.replace(/[-_.]+/g, "-").toLowerCase();
@@ -77,16 +79,23 @@ export class FakeNpm {
   }
 }
 
-/** PyPI's JSON API: 301 to the PEP 503 name, 404 {"message":"Not Found"}, releases with per-file yanked flags. */
+/**
+ * PyPI's JSON API: 301 to the PEP 503 name, 404 {"message":"Not Found"}, releases with per-file yanked flags;
+ * and the Simple API's JSON form (PEP 691, api-version 1.4) with the PEP 792 project status.
+ */
 export class FakePypi {
   readonly projects = new Map<string, FakePypiProject>();
+  /** JSON API requests */
   calls = 0;
+  simpleCalls = 0;
 
   set(p: FakePypiProject): void {
     this.projects.set(pep503(p.name), p);
   }
 
   handle(path: string, req: IncomingMessage, res: ServerResponse, baseUrl: string): boolean {
+    const simple = /^\/simple\/([^/]+)\/$/.exec(path);
+    if (simple && req.method === "GET") return this.handleSimple(decodeURIComponent(simple[1]), req, res, baseUrl);
     const m = /^\/pypi\/([^/]+)\/json$/.exec(path);
     if (!m || req.method !== "GET") return false;
     this.calls++;
@@ -116,6 +125,28 @@ export class FakePypi {
       releases,
       urls: releases[p.latest] ?? [],
       vulnerabilities: [],
+    });
+    return true;
+  }
+
+  private handleSimple(asked: string, req: IncomingMessage, res: ServerResponse, baseUrl: string): boolean {
+    this.simpleCalls++;
+    if (asked !== pep503(asked)) return res.writeHead(301, { location: `${baseUrl}/simple/${pep503(asked)}/` }).end(), true;
+    const p = this.projects.get(asked);
+    if (!p || p.status?.status === "quarantined") return send(req, res, 404, { message: "Not Found" }), true;
+    const files = Object.entries(p.versions).map(([v, yanked]) => ({
+      filename: `${asked.replace(/-/g, "_")}-${v}-py3-none-any.whl`,
+      url: `https://files.pythonhosted.org/packages/${asked}-${v}.whl`,
+      hashes: { sha256: "0" },
+      "upload-time": "2025-06-01T00:00:00.000000Z",
+      yanked: yanked ? "broken build" : false,
+    }));
+    send(req, res, 200, {
+      meta: { "api-version": "1.4", "_last-serial": 1 },
+      name: asked,
+      versions: Object.keys(p.versions),
+      files,
+      ...(p.status ? { "project-status": p.status } : {}),
     });
     return true;
   }

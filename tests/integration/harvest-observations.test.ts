@@ -179,6 +179,28 @@ describe("harvesting a generated catalog from the fake upstreams", () => {
     expect(obs!.state.health).toBe("issues");
   });
 
+  it("reads a PyPI project's PEP 792 status from the Simple API: deprecated or archived deprecates every release, until it is active again", async () => {
+    const server = world.servers.filter((s) => s.pkg?.ecosystem === "pypkg" && s.pkg.version).at(-1)!;
+    const project = fake.pypi.projects.get(server.pkg!.identifier.replace(/[-_.]+/g, "-").toLowerCase())!;
+    const deprecated = async () => (await loadServerRecords(db, [server.name])).get(server.name)!.facts.packages[0].deprecated;
+    expect(await deprecated()).toBe(false);
+
+    project.status = { status: "archived", reason: "superseded by acme-mcp" };
+    const simpleBefore = fake.pypi.simpleCalls;
+    now += 25 * HOUR;
+    await harvest(["pypkg"]);
+    expect(fake.pypi.simpleCalls).toBeGreaterThan(simpleBefore);
+    expect(await deprecated()).toBe(true);
+    expect((await pkgObs("pypkg", server.pkg!.identifier)).deprecated).toBe("archived: superseded by acme-mcp");
+    expect((await readServerObservations(db, server.name))!.state.problems).toContain("pypkg_deprecated");
+
+    // the JSON document did not change (304), the status did: the project is read again
+    project.status = { status: "active" };
+    now += 25 * HOUR;
+    await harvest(["pypkg"]);
+    expect(await deprecated()).toBe(false);
+  });
+
   it("a withdrawn advisory does not count, and counts again once OSV reinstates it", async () => {
     const s = world.servers.find((x) => x.pkg?.ecosystem === "jspkg" && x.pkg.version && fake.npm.packages.has(x.pkg.identifier) && !fake.npm.packages.get(x.pkg.identifier)!.unpublished)!;
     const v: FakeVuln = { id: "GHSA-back-0001", modified: "2026-03-03T00:00:00Z", summary: "retracted, then not", severity: "HIGH", ecosystem: "npm", name: s.pkg!.identifier, versions: [s.pkg!.version!], withdrawn: "2026-03-03T00:00:00Z" };
