@@ -143,13 +143,15 @@ async function upsertRepositories(tx: Tx, urls: string[]): Promise<Map<string, n
 
 /** How this listing stands against the listings already written (read under the catalog lock). */
 async function ageOf(tx: Tx, observedAt: Date): Promise<ListingAge> {
-  const newest = (complete: boolean) =>
-    tx
-      .select({ at: max(registrySyncs.observedAt) })
-      .from(registrySyncs)
-      .where(and(eq(registrySyncs.status, "succeeded"), complete ? eq(registrySyncs.complete, true) : undefined));
-  const [[written], [complete]] = [await newest(false), await newest(true)];
-  return listingAge(observedAt, written?.at ?? null, complete?.at ?? null);
+  const [row] = await tx
+    .select({
+      written: max(registrySyncs.observedAt),
+      complete: sql<Date | string | null>`max(${registrySyncs.observedAt}) filter (where ${registrySyncs.complete})`,
+    })
+    .from(registrySyncs)
+    .where(eq(registrySyncs.status, "succeeded"));
+  const complete = row?.complete == null ? null : new Date(row.complete);
+  return listingAge(observedAt, row?.written ?? null, complete);
 }
 
 function minDate(...ds: (Date | null | undefined)[]): Date | null {

@@ -5,15 +5,16 @@ interface VersionRecord {
 }
 
 /**
- * Whether the listed version (or, none listed, the latest) is marked "do not use" by its registry, from an
- * observation that found the package; null when that version's record was not seen. jspkg: the publisher's
+ * Whether the listed version (or, none listed, the latest) is marked "do not use" by its registry; null when
+ * the package was not observed to exist or that version's record was not seen. jspkg: the publisher's
  * per-version deprecation. pypkg: the release is yanked (PyPI's per-release "do not use"), or its project's
  * PEP 792 status is deprecated or archived (lib/sources/pypi.ts marks every release so).
  */
 export function listedVersionDeprecated(
-  o: { latestVersion: string | null; deprecated: string | null; versions: unknown },
+  o: { exists: boolean | null; observedAt: Date | null; latestVersion: string | null; deprecated: string | null; versions: unknown } | null,
   version: string | null,
 ): boolean | null {
+  if (!o || o.exists !== true || o.observedAt === null) return null;
   const versions = (o.versions ?? {}) as Record<string, VersionRecord>;
   const record = versions[version ?? o.latestVersion ?? ""];
   if (record) return Boolean(record.deprecated || record.yanked);

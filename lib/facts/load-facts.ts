@@ -277,7 +277,7 @@ function toFacts(
         version: pkg.version,
         url: packagePageUrl(pkg.ecosystem, pkg.identifier),
         exists: o?.exists ?? null,
-        deprecated: o && o.exists === true && o.observedAt !== null ? listedVersionDeprecated(o, pkg.version) : null,
+        deprecated: listedVersionDeprecated(o, pkg.version),
         advisories: current
           ? (vuln!.advisories as { id: string; summary?: string | null; severity?: string | null }[]).map((a) => ({
               id: a.id,

@@ -106,7 +106,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
           identifier: p.identifier,
           version: p.version,
           exists: p.exists ?? null,
-          deprecated: observed ? listedVersionDeprecated(p, p.version) : null,
+          deprecated: listedVersionDeprecated(p, p.version),
           yanked: !observed ? null : vf ? Boolean(vf.yanked) : null,
           advisories: advisoriesCurrent ? (p.advisories as { id: string; severity: string | null }[]) : null,
         };

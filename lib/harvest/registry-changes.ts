@@ -60,17 +60,7 @@ export function registryChanges(input: RegistryDiffInput): ChangeInput[] {
       before: null,
       after: { version: f.state?.version ?? null, registry_status: f.state?.status ?? null, spec_era: f.state?.specEra ?? null, remotes: f.state?.remoteUrls ?? [] },
     });
-    if (f.goneBy) {
-      const status = f.state?.status ?? null;
-      out.push({
-        kind: "registry_status",
-        serverId: f.id,
-        serverName: f.name,
-        observedAt: f.goneBy,
-        before: { status, listed: true },
-        after: { status, listed: false },
-      });
-    }
+    if (f.goneBy) out.push(unlisted(f.id, f.name, f.state?.status ?? null, f.goneBy));
   }
   for (const { prior, priorRemoteUrls, state } of input.seen) {
     const base = { serverId: prior.id, serverName: prior.name, observedAt: at };
@@ -93,15 +83,11 @@ export function registryChanges(input: RegistryDiffInput): ChangeInput[] {
       out.push({ ...base, kind: "endpoint_moved", before: { remotes: before }, after: { remotes: state.remoteUrls } });
     }
   }
-  for (const d of input.delisted) {
-    out.push({
-      kind: "registry_status",
-      serverId: d.id,
-      serverName: d.name,
-      observedAt: at,
-      before: { status: d.registryStatus, listed: true },
-      after: { status: d.registryStatus, listed: false },
-    });
-  }
+  for (const d of input.delisted) out.push(unlisted(d.id, d.name, d.registryStatus, at));
   return out;
+}
+
+/** registry_status: a listed server that a complete listing lacked, as of when that listing was observed. */
+function unlisted(serverId: number, serverName: string, status: string | null, observedAt: Date): ChangeInput {
+  return { kind: "registry_status", serverId, serverName, observedAt, before: { status, listed: true }, after: { status, listed: false } };
 }

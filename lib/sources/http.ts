@@ -76,10 +76,6 @@ export function retryDelayMs(headers: Headers, now = Date.now()): number | null 
   return retryAfterMs(headers, now) ?? resetMs(headers, now);
 }
 
-/** 429 anywhere; 403 with x-ratelimit-remaining: 0 is GitHub's way of saying the same. */
-function isRateLimit(res: { status: number; headers: Headers }): boolean {
-  return res.status === 429 || (res.status === 403 && res.headers.get("x-ratelimit-remaining") === "0");
-}
 
 // Without a hint, a rate-limited source waits at least a minute (GitHub's advice for secondary limits).
 const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
@@ -104,7 +100,8 @@ export function githubRateLimitWaitMs(res: { status: number; headers: Headers },
 /** How long a rate-limited answer asks us to wait (null: no hint); undefined when it is not one. */
 function rateLimitWaitMs(res: { status: number; headers: Headers }, text: string, github: boolean): number | null | undefined {
   if (github) return githubRateLimitWaitMs(res, text);
-  return isRateLimit(res) ? retryDelayMs(res.headers) : undefined;
+  // a 429 anywhere; what a 403 means is GitHub's own rule, above
+  return res.status === 429 ? retryDelayMs(res.headers) : undefined;
 }
 
 /**

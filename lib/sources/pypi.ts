@@ -28,10 +28,11 @@ export async function fetchPypiProject(name: string, stored: string | null, http
   const url = pypiJsonUrl(name);
   const validator = parseValidator(stored);
   let res = await upstreamRequest(url, { ...http, headers: { ...(validator ? { "if-none-match": validator.etag } : {}) }, json: true });
+  let status: ProjectStatus | null = null;
   if (res.status === 304 && validator) {
-    const now = await fetchProjectStatus(name, http);
-    if ("error" in now) return { kind: "error", error: now.error };
-    if (now.status === validator.status) return { kind: "not_modified", etag: stored! };
+    status = await fetchProjectStatus(name, http);
+    if ("error" in status) return { kind: "error", error: status.error };
+    if (status.status === validator.status) return { kind: "not_modified", etag: stored! };
     res = await upstreamRequest(url, { ...http, json: true }); // the status moved: read the project again
   }
   if (res.status === 404) return { kind: "missing", httpStatus: 404 };
@@ -44,7 +45,7 @@ export async function fetchPypiProject(name: string, stored: string | null, http
     versions[v] = list.length && list.every((f) => f?.yanked === true) ? { yanked: true } : {};
   }
   const latest = typeof doc.info.version === "string" ? doc.info.version : null;
-  const status = await fetchProjectStatus(name, http);
+  status ??= await fetchProjectStatus(name, http);
   if ("error" in status) return { kind: "error", error: status.error };
   const deprecated = DEPRECATING_STATUSES.has(status.status) ? `${status.status}${status.reason ? `: ${status.reason}` : ""}` : null;
   if (deprecated) for (const v of Object.keys(versions)) versions[v] = { ...versions[v], deprecated };
@@ -58,8 +59,10 @@ function parseValidator(stored: string | null): { etag: string; status: string }
   return m ? { etag: m[1], status: m[2] } : null;
 }
 
+type ProjectStatus = { status: string; reason: string | null } | { error: string };
+
 /** The PEP 792 `project-status` of the Simple API (api-version ≥ 1.4); absent means `active`. */
-async function fetchProjectStatus(name: string, http: FetchJsonOptions): Promise<{ status: string; reason: string | null } | { error: string }> {
+async function fetchProjectStatus(name: string, http: FetchJsonOptions): Promise<ProjectStatus> {
   const url = pypiSimpleUrl(name);
   const res = await upstreamRequest(url, { ...http, headers: { accept: "application/vnd.pypi.simple.v1+json" }, json: true });
   if (res.status !== 200) return { error: `${url}: HTTP ${res.status}` };

@@ -92,6 +92,10 @@ describe("refresh=if_stale", () => {
     expect(await db.$count(changes)).toBe(changesBefore);
     expect(await db.$count(quotaCounters, like(quotaCounters.bucket, "refresh:%"))).toBe(0);
     expect(await walletRemaining(db, a.accountId)).toBe(4);
+    // the stamp, same rules
+    const stamp = await stampGet(request("/v1/stamp?name=io.github.test/live&refresh=if_stale", { key: a.key }));
+    expect(stamp.status).toBe(402);
+    expect(await db.select().from(remoteObservations)).toEqual([]);
     // a repeat of a call paid today is free, so it may refresh with an empty wallet
     const b = await keyedAccount(db, { credits: 5 });
     expect((await preflight({ server_name: "io.github.test/live" }, b.key)).status).toBe(200);
