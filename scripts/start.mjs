@@ -1,7 +1,8 @@
 // `npm start`: build when the build is missing or older than the sources, then serve.
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 process.env.NODE_ENV = "production";
 // npm here omits "resolved" from the lockfile; Next mistakes that for missing SWC binaries.
@@ -24,4 +25,11 @@ if (!built || SOURCES.some((s) => newestMtime(s) > built)) {
   const r = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-await import("./server.mjs");
+
+// V8's heap flags take effect only when a process starts, so the server is a child started with them.
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, "scripts/server.mjs"], { stdio: "inherit" });
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  // the server stops itself on these (releasing PGlite's lock); this process waits for it
+  process.on(signal, () => server.kill(signal));
+}
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

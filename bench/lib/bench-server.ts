@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-node-flags.mjs";
 
 /** Builds the app unless BENCH_SKIP_BUILD is set (a bench measures the production server). */
 export function buildOnce(): void {
@@ -17,7 +18,9 @@ export interface BenchServer {
 /** The production server (scripts/server.mjs) on `databaseUrl`, waited for until GET /v1/health answers. */
 export async function startBenchServer(databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<BenchServer> {
   const base = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ["scripts/server.mjs"], {
+  // BENCH_PROFILE=<dir> writes the server's V8 CPU profile there when it stops (where does a request's time go?)
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, "scripts/server.mjs"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", DATABASE_URL: databaseUrl, BOOT_INGEST: "0", LOG_FORMAT: "text", LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-node-flags.mjs";
 
 export interface RunningServer {
   url: string;
@@ -51,7 +52,7 @@ export async function startServer(
     NEXT_TELEMETRY_DISABLED: "1",
     ...extraEnv,
   });
-  const child: ChildProcess = spawn(process.execPath, ["scripts/server.mjs"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, "scripts/server.mjs"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
