@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { issueApiKey, issueApiKeyInputSchema } from "@/lib/services/issue-api-key";
 import { localServer } from "./lib/local-server";
-import { withOwnDatabase } from "./lib/run-job";
+import { runJob, withOwnDatabase } from "./lib/run-job";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, tier: { type: "string" }, help: { type: "boolean", short: "h" } } });
 if (values.help || !values.email) {
@@ -16,22 +16,26 @@ if (!parsed.success) {
   process.exit(2);
 }
 
-const server = localServer();
-let result: { key: string; account_id: string; tier: string };
-if (server) {
-  const res = await server.fetch("/api/admin/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(parsed.data) });
-  const body = await res.json();
-  if (!res.ok) {
-    console.error(`key:create failed: HTTP ${res.status} ${body.message ?? ""}`);
-    process.exit(1);
-  }
-  result = body;
-} else {
-  result = await withOwnDatabase((db) => issueApiKey(db, parsed.data));
-}
-console.log(`account ${result.account_id} (${result.tier})`);
-console.log(`key (shown once, store it now): ${result.key}`);
-if (parsed.data.tier && parsed.data.tier !== result.tier) {
+let result: { key: string; account_id: string; tier: string } | undefined;
+await runJob(
+  "key:create",
+  async () => {
+    const server = localServer();
+    if (!server) return false;
+    const res = await server.fetch("/api/admin/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(parsed.data) });
+    const body = await res.json();
+    if (!res.ok) throw new Error(`HTTP ${res.status} ${body.message ?? ""}`);
+    result = body;
+    return true;
+  },
+  async () => {
+    result = await withOwnDatabase((db) => issueApiKey(db, parsed.data));
+  },
+);
+const { account_id, tier, key } = result!;
+console.log(`account ${account_id} (${tier})`);
+console.log(`key (shown once, store it now): ${key}`);
+if (parsed.data.tier && parsed.data.tier !== tier) {
   // createAccount returns an existing account as it is: the tier of an account is not changed from here
-  console.error(`note: ${parsed.data.email} already had an account with tier ${result.tier}; --tier ${parsed.data.tier} applies only to new accounts`);
+  console.error(`note: ${parsed.data.email} already had an account with tier ${tier}; --tier ${parsed.data.tier} applies only to new accounts`);
 }

@@ -1,0 +1,50 @@
+import { afterAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+
+// The operator scripts as an operator runs them: a fresh process on the embedded database (no server
+// holds it, so the work is done in the script's own process). Once per suite: they open their own database.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "operator-scripts-"));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function run(script: string, ...args: string[]) {
+  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `pglite:${path.join(dataDir, "pglite")}`, LOG_LEVEL: "silent" };
+  delete env.TEST_DATABASE_URL;
+  return spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", `scripts/${script}.ts`, ...args], { encoding: "utf8", env });
+}
+
+describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embedded database", () => {
+  it("key:create prints a new key once, refuses bad arguments with exit 2, and grants watches by request", () => {
+    const made = run("create-key", "--email", "ops@example.com", "--tier", "pro");
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/^account \S+ \(pro\)$/m);
+    expect(made.stdout).toMatch(/^key \(shown once, store it now\): \S{20,}$/m);
+
+    const bad = run("create-key", "--email", "not-an-address");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/invalid arguments: email/);
+
+    const granted = run("grant-watch-limit", "--email", "ops@example.com", "--limit", "80");
+    expect(granted.status, granted.stderr).toBe(0);
+    expect(granted.stdout).toMatch(/80 active watches \(granted\)/);
+  });
+
+  it("a failure is one line and exit 1, not a stack trace", () => {
+    const unknown = run("grant-watch-limit", "--email", "nobody@example.com", "--limit", "80");
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
+    expect(unknown.stderr).toMatch(/^account:watch-limit failed: /);
+
+    // a database that cannot be opened (its directory is a file): key:create says so in one line too
+    const blocked = path.join(dataDir, "not-a-directory");
+    fs.writeFileSync(blocked, "");
+    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `pglite:${blocked}`, LOG_LEVEL: "silent" };
+    delete env.TEST_DATABASE_URL;
+    const failed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/create-key.ts", "--email", "ops@example.com"], { encoding: "utf8", env });
+    expect(failed.status).toBe(1);
+    expect(failed.stderr.trim().split("\n")).toHaveLength(1);
+    expect(failed.stderr).toMatch(/^key:create failed: /);
+  });
+});
