@@ -2,7 +2,7 @@
 // the browser sign-in (operators, scripts, tests). Prints the key once.
 import { parseArgs } from "node:util";
 import { issueApiKey, issueApiKeyInputSchema } from "@/lib/services/issue-api-key";
-import { localServer } from "./lib/local-server";
+import { postToLocalServer } from "./lib/local-server";
 import { runJob, withOwnDatabase } from "./lib/run-job";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, tier: { type: "string" }, help: { type: "boolean", short: "h" } } });
@@ -20,13 +20,9 @@ let result: { key: string; account_id: string; tier: string } | undefined;
 await runJob(
   "key:create",
   async () => {
-    const server = localServer();
-    if (!server) return false;
-    const res = await server.fetch("/api/admin/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(parsed.data) });
-    const body = await res.json();
-    if (!res.ok) throw new Error(`HTTP ${res.status} ${body.message ?? ""}`);
-    result = body;
-    return true;
+    const answer = await postToLocalServer<NonNullable<typeof result>>("/api/admin/keys", parsed.data);
+    if (answer) result = answer;
+    return answer !== false;
   },
   async () => {
     result = await withOwnDatabase((db) => issueApiKey(db, parsed.data));

@@ -2,7 +2,7 @@
 // for watches. An operator gives one account its own limit of active watches, or takes it back to its tier's.
 import { parseArgs } from "node:util";
 import { grantWatchLimit, grantWatchLimitInputSchema } from "@/lib/services/grant-watch-limit";
-import { localServer } from "./lib/local-server";
+import { postToLocalServer } from "./lib/local-server";
 import { runJob, withOwnDatabase } from "./lib/run-job";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, limit: { type: "string" }, help: { type: "boolean", short: "h" } } });
@@ -23,13 +23,9 @@ let result: { account_id: string; tier: string; watch_limit: number; granted: bo
 await runJob(
   "account:watch-limit",
   async () => {
-    const server = localServer();
-    if (!server) return false;
-    const res = await server.fetch("/api/admin/watch-limit", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(parsed.data) });
-    const body = await res.json();
-    if (!res.ok) throw new Error(`HTTP ${res.status} ${body.message ?? ""}`);
-    result = body;
-    return true;
+    const answer = await postToLocalServer<NonNullable<typeof result>>("/api/admin/watch-limit", parsed.data);
+    if (answer) result = answer;
+    return answer !== false;
   },
   async () => {
     result = await withOwnDatabase((db) => grantWatchLimit(db, parsed.data));

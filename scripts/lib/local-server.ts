@@ -17,3 +17,16 @@ export function localServer(): { url: string; pid: number; fetch: (path: string,
       fetch(`${info.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${info.secret}` } }),
   };
 }
+
+/**
+ * runJob's `viaServer` for a job that POSTs `body` as JSON to one of the running server's admin routes:
+ * false when no server holds the database, else the server's answer (an error status throws).
+ */
+export async function postToLocalServer<T>(path: string, body: unknown): Promise<T | false> {
+  const server = localServer();
+  if (!server) return false;
+  const res = await server.fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const answer = await res.json();
+  if (!res.ok) throw new Error(`HTTP ${res.status} ${answer.message ?? ""}`);
+  return answer as T;
+}

@@ -10,7 +10,11 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "operator-scripts-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function run(script: string, ...args: string[]) {
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `pglite:${path.join(dataDir, "pglite")}`, LOG_LEVEL: "silent" };
+  return runOn(`pglite:${path.join(dataDir, "pglite")}`, script, ...args);
+}
+
+function runOn(databaseUrl: string, script: string, ...args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" };
   delete env.TEST_DATABASE_URL;
   return spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", `scripts/${script}.ts`, ...args], { encoding: "utf8", env });
 }
@@ -40,9 +44,7 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     // a database that cannot be opened (its directory is a file): key:create says so in one line too
     const blocked = path.join(dataDir, "not-a-directory");
     fs.writeFileSync(blocked, "");
-    const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `pglite:${blocked}`, LOG_LEVEL: "silent" };
-    delete env.TEST_DATABASE_URL;
-    const failed = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/create-key.ts", "--email", "ops@example.com"], { encoding: "utf8", env });
+    const failed = runOn(`pglite:${blocked}`, "create-key", "--email", "ops@example.com");
     expect(failed.status).toBe(1);
     expect(failed.stderr.trim().split("\n")).toHaveLength(1);
     expect(failed.stderr).toMatch(/^key:create failed: /);
