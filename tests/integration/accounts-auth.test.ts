@@ -16,6 +16,8 @@ import { resolveCaller } from "@/lib/quota";
 import { apiKeys, creditWallets, devMailbox } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
+import { request } from "../helpers/catalog-fixture";
+import { POST as adminKeysPost } from "@/app/api/admin/keys/route";
 
 let db: Db;
 let logged: string[];
@@ -51,6 +53,24 @@ describe("accounts", () => {
     expect(row.prefix).toBe(created.key.slice(0, 11));
     const listed = await listApiKeys(a.id, { db });
     expect(listed).toEqual([{ keyId: created.keyId, prefix: created.prefix, createdAt: expect.any(Date), lastUsedAt: null, revokedAt: null }]);
+  });
+
+  it("issues a key to an operator with the operator secret only (POST /api/admin/keys, npm run key:create)", async () => {
+    process.env.CRON_SECRET = "operator-secret";
+    try {
+      const issue = (body: unknown, secret = "operator-secret") => adminKeysPost(request("/api/admin/keys", { body, headers: { authorization: `Bearer ${secret}` } }));
+      expect((await issue({ email: "ops@example.test" }, "wrong")).status).toBe(401);
+      expect((await issue({ email: "ops@example.test", tier: "gold" })).status).toBe(400);
+      const res = await issue({ email: "Ops@Example.test", tier: "pro" });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const body = await res.json();
+      expect(body).toMatchObject({ ok: true, tier: "pro", key: expect.any(String), prefix: body.key.slice(0, 11) });
+      const { caller } = await resolveCaller(new Request("http://localhost/v1/credits", { headers: { "x-api-key": body.key } }), { db });
+      expect(caller).toMatchObject({ accountId: body.account_id, tier: "pro" });
+    } finally {
+      delete process.env.CRON_SECRET;
+    }
   });
 });
 
