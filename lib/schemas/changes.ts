@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CHANGE_KINDS } from "@/lib/harvest/record-changes";
 import { CHANGE_FEED_DEFAULT_LIMIT, CHANGE_FEED_MAX_LIMIT } from "@/lib/config";
 import { dateTimeSchema } from "./preflight";
+import { integerParam } from "./params";
 
 // GET /v1/changes (DESIGN §8): query and response.
 
@@ -19,7 +20,8 @@ export const changeFeedQuerySchema = z
     since: z.string().min(1).max(200).optional(),
     /** Changes before this cursor: the page just older than it (browsing back from the newest page). */
     before: z.string().min(1).max(200).optional(),
-    limit: z.coerce.number().int().min(1).max(CHANGE_FEED_MAX_LIMIT).default(CHANGE_FEED_DEFAULT_LIMIT),
+    // digits or a JSON integer, as search and recent take it: z.coerce took true, [2], "1e2" and "0x10" too
+    limit: integerParam("limit", 1, CHANGE_FEED_MAX_LIMIT).default(CHANGE_FEED_DEFAULT_LIMIT),
     kind: kindFilterSchema.optional(),
     /** One exact server name: that server's changes only. */
     server_name: z.string().min(1).max(300).optional(),

@@ -123,7 +123,8 @@ export type SearchResult = z.infer<typeof searchResultSchema>;
 /** Query of GET /v1/search: q at least 2 characters, limit 1–50 (default 20); other parameters are ignored. */
 export const searchQuerySchema = z.object({
   q: z
-    .string({ error: "q is required" })
+    // "required" only when q is absent: a q of another type (a JSON number in MCP arguments) says so
+    .string({ error: (issue) => (issue.input === undefined ? "q is required" : "q must be a string") })
     .transform((s) => s.trim())
     .pipe(z.string().min(SEARCH_QUERY_MIN, `q must be at least ${SEARCH_QUERY_MIN} characters`).max(SEARCH_QUERY_MAX))
     .meta({ minLength: SEARCH_QUERY_MIN, maxLength: SEARCH_QUERY_MAX }),

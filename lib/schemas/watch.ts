@@ -15,7 +15,8 @@ export const watchInputSchema = z
     server_name: z.string().min(1).max(300),
     webhook_url: z
       .url({ message: "webhook_url must be an absolute URL" })
-      .max(2048)
+      // its own message: without one a too-long URL took the url() message and was called "not absolute"
+      .max(2048, "webhook_url must be at most 2048 characters")
       .refine((u) => /^https:\/\//i.test(u), "webhook_url must use https (plain http is refused)")
       .optional(),
     email: z.email().max(254).optional(),

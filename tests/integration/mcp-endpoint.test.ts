@@ -118,6 +118,17 @@ describe("/mcp", () => {
     expect(keyless.structuredContent).toMatchObject({ ok: true });
   });
 
+  it("says what is wrong with an argument of the wrong type instead of calling it missing, and takes no boolean or array for a limit", async () => {
+    const c = await client();
+    const err = async (name: string, args: Record<string, unknown>) => (await call(c, name, args)).structuredContent;
+    expect(await err("catalog_search", {})).toMatchObject({ error: "invalid_request", message: "q: q is required" });
+    for (const q of [5, null, ["weather"]]) expect(await err("catalog_search", { q })).toMatchObject({ error: "invalid_request", message: "q: q must be a string" });
+    for (const limit of [true, [2], "1e2", "0x10", 2.5]) {
+      expect(await err("catalog_changes", { limit }), JSON.stringify(limit)).toMatchObject({ error: "invalid_request", message: "limit: limit must be an integer" });
+    }
+    for (const limit of [2, "2"]) expect((await call(c, "catalog_changes", { limit })).structuredContent).toMatchObject({ ok: true });
+  });
+
   it("counts anonymous lookups per IP like REST and answers rate_limited past 10 distinct ones", async () => {
     const { listing, loadFixtureCatalog: load } = await import("../helpers/catalog-fixture");
     await load(db, Array.from({ length: 11 }, (_, i) => listing({ name: `io.github.many/s${i}` })));

@@ -176,6 +176,7 @@ describe("POST /v1/watch", () => {
     ["an unknown field", { server_name: SERVER, webhook_url: HOOK, secret: "whsec_mine" }, "unknown field"],
     ["a malformed e-mail", { server_name: SERVER, email: "not-an-address" }, "email"],
     ["a relative URL", { server_name: SERVER, webhook_url: "/hooks" }, "webhook_url"],
+    ["a webhook_url over 2048 characters", { server_name: SERVER, webhook_url: `https://hooks.example.com/${"p".repeat(2048)}` }, "webhook_url must be at most 2048 characters"],
     ["a URL with credentials", { server_name: SERVER, webhook_url: "https://user:pw@127.0.0.1/x" }, "user name"],
     ["no server_name", { webhook_url: HOOK }, "server_name"],
   ])("answers 400 invalid_request for %s, spending nothing", async (_what, body, message) => {

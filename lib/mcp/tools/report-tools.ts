@@ -51,7 +51,7 @@ export function registerReportTools(server: McpServer) {
     title: "Change feed",
     description:
       "Observed transitions across every server (server_new, remote_down, remote_up, tools_changed, health_change, verified_change, security, endpoint_moved, " +
-      "registry_status, spec_era_change), oldest first from `since` (the next_cursor of your last call; omit it for the newest page). Poll hourly. REST twin: " +
+      "registry_status, spec_era_change), oldest first from `since` (the next_cursor of your last call; omit it for the newest page); limit 1–500 (default 100). Poll hourly. REST twin: " +
       "GET /v1/changes. Unmetered.",
     schema: changeFeedQuerySchema,
     run: async (input) => {
