@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ZodType } from "zod";
+import { z, type ZodType } from "zod";
 import { parseWith } from "@/lib/api/request";
 import { admitCaller, chargeCaller, type Caller, type CallerInput, type ChargeExtras, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -55,9 +55,22 @@ export async function runTool<I>(
   }
 }
 
+/** What a client may assume about a tool (MCP tool annotations; the spec's defaults are the cautious ones). */
+export interface ToolHints {
+  /** Changes nothing a caller would call state (credits spent and evaluations recorded do not count). Default true. */
+  readOnly?: boolean;
+  /** Only for tools that are not read-only: may undo or remove something (an unsubscribe). */
+  destructive?: boolean;
+  /** The same call twice leaves things as one call did. */
+  idempotent?: boolean;
+  /** Reaches beyond our catalog (a liveness probe of the server's remote). Default false. */
+  openWorld?: boolean;
+}
+
 export interface ToolDefinition<I> {
   name: string;
   title: string;
+  hints?: ToolHints;
   /** When to use it and what the result does and does not mean. */
   description: string;
   /** The same zod schema REST parses with; null for tools without input. */
@@ -68,21 +81,36 @@ export interface ToolDefinition<I> {
 
 /** Registers one tool whose body runs through runTool (quota, errors) and answers data + a summary line. */
 export function defineTool<I>(server: McpServer, def: ToolDefinition<I>): void {
-  const handler = async (argsOrExtra: unknown, maybeExtra?: unknown) => {
-    const [args, extra] = def.schema ? [argsOrExtra, maybeExtra as Extra] : [{}, argsOrExtra as Extra];
-    return runTool(extra, args, def.schema, def.options ?? {}, async (input, ctx) => {
+  const schema = toolInputSchema(def.schema);
+  const handler = async (args: unknown, extra: Extra) =>
+    runTool(extra, args, schema as ZodType<I>, def.options ?? {}, async (input, ctx) => {
       const { data, summary } = await def.run(input, ctx);
       return toolData(data, summary);
     });
-  };
+  const hints = { readOnly: true, openWorld: false, ...def.hints };
   server.registerTool(
     def.name,
     {
       title: def.title,
       description: def.description,
-      ...(def.schema ? { inputSchema: def.schema as unknown as AnySchema } : {}),
-      annotations: { readOnlyHint: !def.name.startsWith("catalog_watch_sub") && !def.name.startsWith("catalog_watch_unsub"), openWorldHint: false },
+      inputSchema: schema as unknown as AnySchema,
+      annotations: {
+        readOnlyHint: hints.readOnly,
+        ...(hints.readOnly ? {} : { destructiveHint: hints.destructive ?? false }),
+        ...(hints.idempotent !== undefined ? { idempotentHint: hints.idempotent } : {}),
+        openWorldHint: hints.openWorld,
+      },
     },
     handler as never,
   );
+}
+
+/**
+ * A tool's arguments are closed: REST ignores query parameters it does not know (a link may carry any), but an
+ * agent that misspells an argument (`limt`) must hear so rather than get the default silently. A tool without
+ * input takes no arguments at all.
+ */
+function toolInputSchema<I>(schema: ZodType<I> | null): ZodType {
+  if (!schema) return z.strictObject({});
+  return schema instanceof z.ZodObject ? schema.strict() : schema;
 }

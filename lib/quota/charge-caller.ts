@@ -112,7 +112,7 @@ export async function chargeCaller(
     else state.allowance = { name: allowance.name, ...dailyWindow(allowance.limit, now, allowance.limit) };
     throw new ApiError(
       "rate_limited",
-      `without an API key a client IP gets ${allowance.limit} distinct ${allowance.name} per UTC day; repeats are free, and a free account key lifts this`,
+      `without an API key a client IP gets ${allowance.limit} distinct ${allowance.limit === 1 ? allowance.name.replace(/s$/, "") : allowance.name} per UTC day; repeats are free, and a free account key lifts this`,
       { retryAfter: secondsUntil(resetAt, now), resetAt },
     );
   }

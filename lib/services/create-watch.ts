@@ -95,7 +95,7 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
     if (n >= limit) {
       throw new ApiError(
         "watch_limit_reached",
-        `this account has ${n} active watches, ${owner?.granted == null ? `the limit of its ${ctx.caller.tier} tier` : "the limit granted to it"} (${limit}); delete one (DELETE /v1/watch?id=…) or ask for more`,
+        `this account has ${n} active watches, ${owner?.granted == null ? `the limit of its ${ctx.caller.tier} tier` : "the limit granted to it"} (${limit}); delete one (DELETE /v1/watch?id=…, or the catalog_watch_unsubscribe tool) or ask for more`,
       );
     }
     const [row] = await tx

@@ -326,7 +326,7 @@ describe("POST /v1/audit: limits", () => {
     const other = await audit(config({ bad: BLOCK_ENTRY }), { ip });
     expect(other.status).toBe(429);
     const body = await other.json();
-    expect(body).toMatchObject({ ok: false, error: "rate_limited", message: expect.stringMatching(/1 distinct audits per UTC day/) });
+    expect(body).toMatchObject({ ok: false, error: "rate_limited", message: expect.stringMatching(/1 distinct audit per UTC day/) });
     expect(body.retry_after).toBeGreaterThan(0);
     expect(Date.parse(body.reset_at)).toBeGreaterThan(Date.now());
     expect(other.headers.get("retry-after")).toBe(String(body.retry_after));

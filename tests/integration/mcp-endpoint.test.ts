@@ -44,6 +44,26 @@ describe("/mcp", () => {
     expect(pf.description).toMatch(/Stop on BLOCK/);
   });
 
+  it("closes every tool's arguments and says what each tool may do (annotations)", async () => {
+    const c = await client();
+    const { tools } = await c.listTools();
+    for (const t of tools) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    expect(hints.catalog_search).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(hints.catalog_preflight).toEqual({ readOnlyHint: true, openWorldHint: true });
+    expect(hints.catalog_watch_subscribe).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(hints.catalog_watch_unsubscribe).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+
+    // a misspelt argument is refused, not dropped for its default (REST query strings may carry anything)
+    const misspelt = await call(c, "catalog_search", { q: "weather", limt: 5 });
+    expect(misspelt.isError).toBe(true);
+    expect(misspelt.structuredContent).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/limt/) });
+    const noInput = await call(c, "catalog_stats", { verbose: true });
+    expect(noInput.structuredContent).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/verbose/) });
+    expect((await call(c, "catalog_stats")).isError).toBeFalsy();
+    expect((await call(c, "catalog_search", { q: "weather", limit: 5 })).isError).toBeFalsy();
+  });
+
   it("catalog_preflight returns the same data as POST /v1/preflight and spends the same credits", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const b = await keyedAccount(db, { credits: 100 });

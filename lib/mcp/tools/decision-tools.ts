@@ -18,6 +18,8 @@ export function registerDecisionTools(server: McpServer) {
       `window and digests. Stop on BLOCK; ask a human on REVIEW. ${NOT_A_FINDING} Permissions and code still need review. refresh=if_stale (API key required) ` +
       `re-probes the server's stored endpoints when their liveness is stale. Costs ${PREFLIGHT_COST} credits (a repeat the same UTC day is free).`,
     schema: preflightInputSchema,
+    // refresh=if_stale probes the server's own remote endpoint
+    hints: { openWorld: true },
     options: { metered: true, cost: PREFLIGHT_COST },
     run: async (input, ctx) => {
       const result = await preflight(await getDb(), input, ctx);
@@ -40,6 +42,8 @@ export function registerDecisionTools(server: McpServer) {
       "comment: decision, server, policy, facts and input digests, evaluation time, validity and audit id. Stop on BLOCK, ask a human on REVIEW; " +
       `a PASS is not a security finding. Costs ${PREFLIGHT_COST} credits.`,
     schema: preflightInputSchema,
+    // refresh=if_stale probes the server's own remote endpoint
+    hints: { openWorld: true },
     options: { metered: true, cost: PREFLIGHT_COST },
     run: async (input, ctx) => {
       const line = await stamp(await getDb(), input, ctx);

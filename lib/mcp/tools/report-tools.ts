@@ -56,7 +56,9 @@ export function registerReportTools(server: McpServer) {
     schema: changeFeedQuerySchema,
     run: async (input) => {
       const r = await listChanges(await getDb(), input);
-      return { data: r, summary: `${r.changes.length} change(s)${r.has_more ? ", more after next_cursor" : ""}: ${r.changes.slice(0, 10).map((c) => `${c.kind} ${c.server_name}`).join("; ")}` };
+      const listed = r.changes.slice(0, 10).map((c) => `${c.kind} ${c.server_name}`).join("; ");
+      const count = r.changes.length === 1 ? "1 change" : `${r.changes.length || "no"} changes`;
+      return { data: r, summary: `${count}${r.has_more ? ", more after next_cursor" : ""}${listed ? `: ${listed}` : ""}` };
     },
   });
 }

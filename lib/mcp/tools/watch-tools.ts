@@ -15,6 +15,8 @@ export function registerWatchTools(server: McpServer) {
       "webhook (signed with X-Catalog-Signature: sha256=HMAC of the body with the watch secret) or e-mail. The secret is returned once, on creation. " +
       `Same key, server and target updates the watch. Needs an API key; costs ${WATCH_SUBSCRIBE_COST} credits on creation; free keys hold 5 watches, pro 50.`,
     schema: watchInputSchema,
+    // the same key, server and target update the one watch
+    hints: { readOnly: false, destructive: false, idempotent: true },
     options: { keyRequired: true, metered: true, cost: WATCH_SUBSCRIBE_COST },
     run: async (input, ctx) => {
       const r = await createWatch(await getDb(), input, ctx);
@@ -39,6 +41,7 @@ export function registerWatchTools(server: McpServer) {
     title: "Stop a watch",
     description: "Unsubscribes one of the account's watches by id (wat_…); no further notifications are sent. Needs an API key. Unmetered.",
     schema: watchDeleteQuerySchema,
+    hints: { readOnly: false, destructive: true, idempotent: true },
     options: { keyRequired: true },
     run: async ({ id }, { caller }) => {
       const r = await deleteWatch(await getDb(), caller, id);
