@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { WATCH_EVENT_KINDS } from "@/lib/harvest/record-changes";
 import { dateTimeSchema } from "./preflight";
+import { integerParam } from "./params";
 
 // Zod mirrors of the watch resources (contract: POST/GET/DELETE /v1/watch, DESIGN §3, §8).
 
@@ -100,7 +101,7 @@ export const watchDeliverySchema = z.strictObject({
 
 export const watchDeliveriesQuerySchema = z.strictObject({
   id: z.string().min(1).max(100),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: integerParam("limit", 1, 100).default(20),
 });
 
 export const watchDeliveriesResponseSchema = z.strictObject({

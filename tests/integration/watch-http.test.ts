@@ -296,4 +296,16 @@ describe("GET and DELETE /v1/watch", () => {
     expect(watchDeliveriesResponseSchema.parse(await res.json())).toEqual({ ok: true, watch_id: created.watch.id, count: 0, deliveries: [] });
     expect((await deliveriesGet(request(`/v1/watch/deliveries?id=${created.watch.id}`, { key: b.key }))).status).toBe(404);
   });
+
+  it("takes a deliveries limit of digits only, as the other routes do (not 1e1, 0x5, ' 5' or 5.0)", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const created = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
+    const get = (limit: string) => deliveriesGet(request(`/v1/watch/deliveries?id=${created.watch.id}&limit=${encodeURIComponent(limit)}`, { key: a.key }));
+    expect((await get("5")).status).toBe(200);
+    for (const limit of ["1e1", "0x5", " 5", "5.0", "", "abc", "0", "101"]) {
+      const res = await get(limit);
+      expect(res.status, limit).toBe(400);
+      expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringMatching(/^limit: /) });
+    }
+  });
 });

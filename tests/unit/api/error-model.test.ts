@@ -3,6 +3,7 @@ import { z } from "zod";
 import { withCaller } from "@/lib/api/with-caller";
 import { readJsonBody } from "@/lib/api/request";
 import { GET as unknownGet, POST as unknownPost } from "@/app/v1/[...path]/route";
+import * as bareV1 from "@/app/v1/route";
 
 const closed = z.object({ server_name: z.string().min(1).max(300) }).strict();
 const echo = withCaller(async ({ req }) => ({ ok: true, got: await readJsonBody(req, closed) }));
@@ -16,6 +17,14 @@ describe("the /v1 error model", () => {
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toMatch(/application\/json/);
       expect(await res.json()).toEqual({ ok: false, error: "not_found", message: expect.stringContaining("/v1/does-not-exist") });
+    }
+  });
+
+  it("answers /v1 itself (no segment for the catch-all) with the JSON 404 Error body, not the HTML page", async () => {
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+      const res = await bareV1[method](new Request("http://x/v1", { method }));
+      expect(res.status, method).toBe(404);
+      expect(await res.json()).toEqual({ ok: false, error: "not_found", message: `no such endpoint: ${method} /v1` });
     }
   });
 

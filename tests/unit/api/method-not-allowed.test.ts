@@ -13,7 +13,8 @@ const routeFiles = (dir: string): string[] =>
 const apiPath = (file: string) => "/" + path.dirname(path.relative("app", file)).replace(/\[(\w+)\]/g, "{$1}");
 
 describe("methods a /v1 route does not answer", () => {
-  const files = routeFiles("app/v1");
+  // app/v1/route.ts is /v1 itself, the catch-all's 404 for every method
+  const files = routeFiles("app/v1").filter((f) => f !== path.join("app/v1", "route.ts"));
 
   it("are answered by every /v1 route file", async () => {
     expect(files.length).toBeGreaterThan(15);
