@@ -30,6 +30,11 @@ export interface SearchCandidate {
   relevance: number;
 }
 
+/**
+ * Relevance of the other `exact_part_or_title` matches (the same name part or title): below the whole name
+ * typed in another case, which is the one server a user named, above every similar name (a lower tier).
+ */
+const EXACT_PART_RELEVANCE = 0.99;
 /** Relevance of a name part one edit away from the query (see oneEditKeys): a likely typo of that name. */
 const ONE_EDIT_RELEVANCE = 0.9;
 /** Search keys (name part without generic words) up to this long also get one-edit name matches. */
@@ -89,6 +94,9 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
   const cols = sql`s.id, s.name, s.name_fold, s.title, s.server_part, s.search_name, s.search_key, s.delisted_at`;
   const branches = [
     sql`select ${cols} from servers s where s.name = ${q}`,
+    // the whole name in another case (expression index): the name part branch below stops at BRANCH_LIMIT rows
+    // per key, and a generic part ("mcp") has more than that
+    sql`select ${cols} from servers s where lower(s.name) = ${lower}`,
     // one btree probe per key: a lateral subquery cannot be hashed, so the planner neither scans the table
     // nor estimates an `= any(array)` of hundreds of keys element by element
     sql`select ${cols} from unnest(${foldKeys}::text[]) k cross join lateral (select * from servers where name_fold = k limit ${BRANCH_LIMIT}) s`,
@@ -127,7 +135,7 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
     .map((r) => {
       const tier = Number(r.tier);
       const oneEdit = near.has(r.name_fold) || nearSearch.has(r.search_key);
-      const relevance = tier >= 2 ? 1 : Math.max(Number(r.relevance), oneEdit ? ONE_EDIT_RELEVANCE : 0);
+      const relevance = tier === 3 || (tier === 2 && r.name.toLowerCase() === lower) ? 1 : tier === 2 ? EXACT_PART_RELEVANCE : Math.max(Number(r.relevance), oneEdit ? ONE_EDIT_RELEVANCE : 0);
       return { name: r.name, tier, relevance: Math.round(relevance * 100) / 100 };
     })
     .sort((a, b) => b.tier - a.tier || b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

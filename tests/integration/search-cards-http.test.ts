@@ -265,6 +265,21 @@ describe("GET /v1/search", () => {
     expect(r.results[1].trust_score).toBeGreaterThan(r.results[2].trust_score);
   });
 
+  it("puts the whole name typed in another case first, even among more same-part servers than a branch reads", async () => {
+    // WEATHER has the higher trust score, so only the whole-name match puts EVIL_WEATHER ahead of it
+    expect((await search("COM.EVIL/Weather-MCP")).results.slice(0, 3).map((c) => [c.server_name, c.match])).toEqual([
+      [EVIL_WEATHER, "exact_part_or_title"],
+      [WEATHER, "exact_part_or_title"],
+      [FOLDED_WEATHER, "exact_part_or_title"],
+    ]);
+    // 220 more servers named "…/mcp" (a generic part shared by one server in ten): the one named is still found
+    const many = Array.from({ length: 220 }, (_, i) => entry(`io.github.owner${String(i).padStart(3, "0")}/mcp`, { publishedDaysAgo: 3 }));
+    await ingestDump(db, [...FIXTURE, ...many, entry("com.webflow/mcp", { publishedDaysAgo: 3 })], "fixture-3.json", ago(0.4));
+    clearSearchCache(db);
+    const r = await search("Com.Webflow/MCP", "&limit=3");
+    expect(r.results.map((c) => c.server_name)[0]).toBe("com.webflow/mcp");
+  });
+
   it("ranks name and title matches above description matches", async () => {
     const r = await search("weather");
     const kinds = r.results.map((c) => c.match);

@@ -69,6 +69,8 @@ export const servers = pgTable(
   (t) => [
     // exact-name lookups (preflight, card, badge) are case-sensitive
     uniqueIndex("servers_name_uq").on(t.name),
+    // search: the whole name typed in another case
+    index("servers_name_lower_idx").on(sql`lower(${t.name})`),
     // lookalikes: same server part under another namespace
     index("servers_server_part_idx").on(t.serverPart),
     // recent: newest first
