@@ -88,4 +88,9 @@ function methodNotAllowed(req: Request): Response {
   );
 }
 
-export { mcp as POST, methodNotAllowed as GET, methodNotAllowed as DELETE, methodNotAllowed as PUT, methodNotAllowed as PATCH };
+/** What the endpoint answers (Next's own OPTIONS lists every exported handler, the 405s above included). */
+function options(): Response {
+  return new Response(null, { status: 204, headers: { allow: "POST, OPTIONS" } });
+}
+
+export { mcp as POST, methodNotAllowed as GET, methodNotAllowed as DELETE, methodNotAllowed as PUT, methodNotAllowed as PATCH, options as OPTIONS };

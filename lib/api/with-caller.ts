@@ -90,6 +90,13 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       if (metered && caller) for (const [k, v] of Object.entries(quotaHeaders(caller, state))) headers.set(k, v);
     };
     try {
+      // Next answers HEAD with the GET handler and drops the body: on a metered route that would spend credits
+      // (or one of the anonymous lookups) and record an evaluation for an answer nobody receives
+      if (metered && req.method === "HEAD") {
+        throw new ApiError("method_not_allowed", `HEAD is not answered on ${new URL(req.url).pathname}: it would be charged like GET for a body it does not send; use GET`, {
+          headers: { allow: "GET, OPTIONS" },
+        });
+      }
       // key (401), then burst window (429, which brings its own quota headers); a known key on a route
       // that admits with its charge leaves both to the charge (or to `admit` below)
       let pending: PendingAdmission | undefined;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { DELETE as mcpDelete, GET as mcpGet, PATCH as mcpPatch, POST as mcpPost, PUT as mcpPut } from "@/app/mcp/route";
+import { DELETE as mcpDelete, GET as mcpGet, OPTIONS as mcpOptions, PATCH as mcpPatch, POST as mcpPost, PUT as mcpPut } from "@/app/mcp/route";
 import { TOOL_NAMES } from "@/lib/mcp/register-tools";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
@@ -95,6 +95,9 @@ describe("/mcp", () => {
       expect(res.headers.get("allow")).toBe("POST");
       expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/^Method not allowed/) } });
     }
+    // OPTIONS says what is answered (Next's own would list the 405 handlers too)
+    const options = await mcpOptions();
+    expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
     // the SDK client asks for the stream once after initialize, takes the 405 as "no stream" and goes on
     let gets = 0;
     const fetchImpl = async (input: string | URL | Request, init?: RequestInit) => {

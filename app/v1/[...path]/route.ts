@@ -8,4 +8,4 @@ const unknownRoute = withCaller(async ({ req, url }) => {
   throw new ApiError("not_found", `no such endpoint: ${req.method} ${url.pathname}`);
 });
 
-export { unknownRoute as GET, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE };
+export { unknownRoute as GET, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE, unknownRoute as OPTIONS };

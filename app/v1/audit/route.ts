@@ -26,4 +26,4 @@ export const POST = withCaller(
   { metered: true, cost: CREDIT_COSTS.config_audit },
 );
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -10,4 +10,4 @@ export const dynamic = "force-dynamic";
 /** GET /v1/changes?since=<cursor>|before=<cursor>&limit=<1..500>&kind=&server_name=: the change feed; unmetered, no key needed. */
 export const GET = withCaller(async ({ url }) => listChanges(await getDb(), parseQuery(changeFeedQuerySchema, url)));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -10,4 +10,4 @@ export const dynamic = "force-dynamic";
 /** GET /v1/coverage: census, source coverage and freshness, identity evidence, harvest and discovery state. Unmetered, cacheable. */
 export const GET = withCaller(async ({ req }) => cacheableJson(req, await getCoverage(await getDb()), REPORT_CACHE_SECONDS));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -7,4 +7,4 @@ export const dynamic = "force-dynamic";
 /** GET /v1/credits: the key's account wallet. Key required, unmetered. */
 export const GET = withCaller(async ({ caller }) => getCredits(caller), { keyRequired: true });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

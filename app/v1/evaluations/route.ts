@@ -7,4 +7,4 @@ export const dynamic = "force-dynamic";
 
 export const GET = withCaller(async ({ caller }) => listEvaluations(await getDb(), caller.accountId!), { keyRequired: true });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

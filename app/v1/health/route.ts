@@ -10,4 +10,4 @@ export function GET(): Response {
   return Response.json({ ok: true }, { headers: { "cache-control": "no-store" } });
 }
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

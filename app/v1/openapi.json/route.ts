@@ -12,4 +12,4 @@ export const GET = withCaller(async ({ headers }) => {
   return openApiDocument(siteUrl());
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -10,4 +10,4 @@ export const GET = withCaller(async ({ headers }) => {
   return getPolicyCatalog();
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -15,4 +15,4 @@ export const POST = withCaller(
   { metered: true, cost: PREFLIGHT_COST, admitWithCharge: true },
 );
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -15,4 +15,4 @@ export const GET = withCaller(async ({ req, url }) => {
   return cacheableJson(req, await listRecentServers(await getDb(), input), REPORT_CACHE_SECONDS);
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -15,4 +15,4 @@ export const POST = withCaller(async ({ req, url }) => {
   return resolveConfig(await getDb(), { text, filename: query.filename });
 });
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

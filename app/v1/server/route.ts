@@ -3,7 +3,7 @@ import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { serverNameQuerySchema } from "@/lib/schemas/health-card";
 import { getServerCard } from "@/lib/services/get-server-card";
-import { otherMethods } from "@/lib/api/other-methods";
+import { meteredOtherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -16,4 +16,4 @@ export const GET = withCaller(
   { metered: true },
 );
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = meteredOtherMethods("GET");

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { stampInputSchema } from "@/lib/schemas/preflight";
 import { stamp } from "@/lib/services/stamp";
 import { PREFLIGHT_COST } from "@/lib/services/preflight";
-import { otherMethods } from "@/lib/api/other-methods";
+import { meteredOtherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -17,4 +17,4 @@ export const GET = withCaller(
   { metered: true, cost: PREFLIGHT_COST, admitWithCharge: true },
 );
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = meteredOtherMethods("GET");

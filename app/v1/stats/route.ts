@@ -10,4 +10,4 @@ export const dynamic = "force-dynamic";
 /** GET /v1/stats: headline counts. Unmetered; Cache-Control and ETag (304 on If-None-Match). */
 export const GET = withCaller(async ({ req }) => cacheableJson(req, await getStats(await getDb()), REPORT_CACHE_SECONDS));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -30,4 +30,4 @@ export const DELETE = withCaller(
   { keyRequired: true },
 );
 
-export const { PUT, PATCH } = otherMethods("GET", "POST", "DELETE");
+export const { PUT, PATCH, OPTIONS } = otherMethods("GET", "POST", "DELETE");

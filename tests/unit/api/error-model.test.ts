@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { withCaller } from "@/lib/api/with-caller";
 import { readJsonBody } from "@/lib/api/request";
-import { GET as unknownGet, POST as unknownPost } from "@/app/v1/[...path]/route";
+import { GET as unknownGet, OPTIONS as unknownOptions, POST as unknownPost } from "@/app/v1/[...path]/route";
 import * as bareV1 from "@/app/v1/route";
 
 const closed = z.object({ server_name: z.string().min(1).max(300) }).strict();
@@ -12,8 +12,8 @@ const post = (body: string, headers: Record<string, string> = {}) =>
 
 describe("the /v1 error model", () => {
   it("answers unknown /v1 routes with a JSON 404 Error body", async () => {
-    for (const handler of [unknownGet, unknownPost]) {
-      const res = await handler(new Request("http://x/v1/does-not-exist", { method: handler === unknownGet ? "GET" : "POST" }));
+    for (const [method, handler] of [["GET", unknownGet], ["POST", unknownPost], ["OPTIONS", unknownOptions]] as const) {
+      const res = await handler(new Request("http://x/v1/does-not-exist", { method }));
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toMatch(/application\/json/);
       expect(await res.json()).toEqual({ ok: false, error: "not_found", message: expect.stringContaining("/v1/does-not-exist") });
@@ -21,7 +21,7 @@ describe("the /v1 error model", () => {
   });
 
   it("answers /v1 itself (no segment for the catch-all) with the JSON 404 Error body, not the HTML page", async () => {
-    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const) {
       const res = await bareV1[method](new Request("http://x/v1", { method }));
       expect(res.status, method).toBe(404);
       expect(await res.json()).toEqual({ ok: false, error: "not_found", message: `no such endpoint: ${method} /v1` });

@@ -38,4 +38,32 @@ describe("methods a /v1 route does not answer", () => {
       }
     }
   });
+
+  it("and OPTIONS names what the route answers: its operations, HEAD where GET is free, and OPTIONS", async () => {
+    for (const file of files) {
+      const p = apiPath(file);
+      const allowed = API_OPERATIONS.filter((o) => o.path === p).map((o) => o.method.toUpperCase());
+      const mod = await import(/* @vite-ignore */ path.resolve(file));
+      const res: Response = await mod.OPTIONS(new Request(`http://localhost${p.replace(/\{\w+\}/g, "x")}`, { method: "OPTIONS" }));
+      expect(res.status, p).toBe(204);
+      const head = allowed.includes("GET") && !METERED_GETS.includes(p) ? ["HEAD"] : [];
+      expect(res.headers.get("allow"), p).toBe([...allowed.sort((a, b) => METHODS.indexOf(a) - METHODS.indexOf(b)), ...head, "OPTIONS"].join(", "));
+    }
+  });
+});
+
+// GET routes that charge: HEAD would be charged like GET for a body it does not send, so it is refused
+const METERED_GETS = ["/v1/search", "/v1/server", "/v1/stamp", "/v1/lookalikes"];
+
+describe("HEAD", () => {
+  it("is refused on a metered GET route before anything is counted (405, Allow: GET, OPTIONS)", async () => {
+    for (const p of METERED_GETS) {
+      const mod = await import(/* @vite-ignore */ path.resolve(`app${p}/route.ts`));
+      const res: Response = await mod.GET(new Request(`http://localhost${p}?q=weather&name=x`, { method: "HEAD", headers: { "x-api-key": "not-even-read" } }));
+      expect(res.status, p).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET, OPTIONS");
+      expect(res.headers.get("x-ratelimit-remaining")).toBeNull();
+      expect(await res.json()).toMatchObject({ ok: false, error: "method_not_allowed", message: expect.stringContaining("use GET") });
+    }
+  });
 });

@@ -10,4 +10,4 @@ export const GET = withCaller<{ id: string }>(
   { keyRequired: true },
 );
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

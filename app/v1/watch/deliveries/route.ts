@@ -16,4 +16,4 @@ export const GET = withCaller(
   { keyRequired: true },
 );
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

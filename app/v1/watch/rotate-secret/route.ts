@@ -16,4 +16,4 @@ export const POST = withCaller(
   { keyRequired: true },
 );
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");
