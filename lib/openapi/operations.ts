@@ -297,7 +297,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     description:
       "Creates the key's account's watch of one server, or updates it when the same target already watches it. The response that creates a watch carries its whsec_ secret, once. Events default to all five kinds.",
     auth: "required",
-    cost: `${credits(CREDIT_COSTS.watch_subscribe)} on creation; 5 active watches on a registered key, 50 on pro`,
+    cost: `${credits(CREDIT_COSTS.watch_subscribe)} on creation, once per server and UTC day; 5 active watches on a registered key, 50 on pro`,
     body: { component: "WatchInput" },
     response: { status: 200, description: "Created or updated", component: "WatchCreateResponse" },
     errors: [400, 401, 402, 403, 404, 429],

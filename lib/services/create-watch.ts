@@ -120,7 +120,9 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
 
   if (!outcome.created) return { ok: true, created: false, watch: toWatchView(outcome.row) };
   try {
-    await ctx.charge(`watch_subscribe:${outcome.row.id}`, WATCH_SUBSCRIBE_COST);
+    // per server, like every charge: the contract's repeat of the same server on the same UTC day is free (a
+    // second target, or the watch made again after a delete)
+    await ctx.charge(`watch_subscribe:${server.name}`, WATCH_SUBSCRIBE_COST);
   } catch (err) {
     // not paid for: the watch never existed (its outbox rows, if a change came in between, go with it)
     await db.delete(watches).where(eq(watches.id, outcome.row.id));

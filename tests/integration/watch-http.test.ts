@@ -57,7 +57,7 @@ describe("POST /v1/watch", () => {
     expect(row.keyId).toBe(a.keyId);
   });
 
-  it("updates the same key's watch of the same server and target: no new secret, no charge", async () => {
+  it("updates the same key's watch of the same server and target: no new secret, no charge; the same server again that day is free", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const first = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
     const res = await post({ server_name: SERVER, webhook_url: HOOK, events: ["security", "remote_down", "security"], label: "x" }, a.key);
@@ -69,10 +69,16 @@ describe("POST /v1/watch", () => {
     expect(body.watch.events).toEqual(["remote_down", "security"]);
     expect(body.watch.label).toBe("x");
     expect(await walletRemaining(db, a.accountId)).toBe(90);
-    // another target of the same server is another watch
+    // another target of the same server is another watch, free the same UTC day (a repeat of the same server)
     const email = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, email: "Ops@Example.test" }, a.key)).json());
     expect(email.created).toBe(true);
     expect(email.watch.email).toBe("ops@example.test");
+    expect(await walletRemaining(db, a.accountId)).toBe(90);
+    // as is watching it again after a delete; another server is charged
+    expect((await del(email.watch.id, a.key)).status).toBe(200);
+    expect((await post({ server_name: SERVER, email: "ops@example.test" }, a.key)).status).toBe(200);
+    expect(await walletRemaining(db, a.accountId)).toBe(90);
+    expect((await post({ server_name: "io.github.bob/no-repo", webhook_url: HOOK }, a.key)).status).toBe(200);
     expect(await walletRemaining(db, a.accountId)).toBe(80);
   });
 
@@ -99,7 +105,7 @@ describe("POST /v1/watch", () => {
     const err = await over.json();
     expect(err).toMatchObject({ ok: false, error: "watch_limit_reached" });
     expect(err.message).toContain("(5)");
-    expect(await walletRemaining(db, a.accountId)).toBe(950);
+    expect(await walletRemaining(db, a.accountId)).toBe(990); // one server, one charge a day
     // updating an existing watch at the limit is still allowed
     expect((await post({ server_name: SERVER, email: "n0@example.test", events: ["security"] }, a.key)).status).toBe(200);
     expect((await del(ids[0], a.key)).status).toBe(200);
@@ -150,7 +156,7 @@ describe("POST /v1/watch", () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => post({ server_name: SERVER, email: `c${i}@example.test` }, a.key)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 403, 403, 403]);
     expect((await db.select().from(watches).where(eq(watches.accountId, a.accountId))).length).toBe(5);
-    expect(await walletRemaining(db, a.accountId)).toBe(950);
+    expect(await walletRemaining(db, a.accountId)).toBe(990);
   });
 
   it("answers 402 and creates nothing when the wallet cannot pay", async () => {

@@ -13,7 +13,7 @@ export function registerWatchTools(server: McpServer) {
     description:
       "Subscribe to observed changes of one exact server (remote_down, remote_up, health_change, verified_change, security; all five by default) by HTTPS " +
       "webhook (signed with X-Catalog-Signature: sha256=HMAC of the body with the watch secret) or e-mail. The secret is returned once, on creation. " +
-      `Same key, server and target updates the watch. Needs an API key; costs ${WATCH_SUBSCRIBE_COST} credits on creation; free keys hold 5 watches, pro 50.`,
+      `Same key, server and target updates the watch. Needs an API key; costs ${WATCH_SUBSCRIBE_COST} credits on creation (once per server and UTC day); free keys hold 5 watches, pro 50.`,
     schema: watchInputSchema,
     // the same key, server and target update the one watch
     hints: { readOnly: false, destructive: false, idempotent: true },
