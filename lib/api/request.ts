@@ -2,13 +2,24 @@ import { z, type ZodType } from "zod";
 import { readCapped } from "@/lib/net/read-capped";
 import { ApiError } from "./errors";
 
+/**
+ * Caller-supplied text quoted in an error message, cut to `max` characters: a message names what was wrong,
+ * it does not echo a 5,000-character field name or path back.
+ */
+export function clipForMessage(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /** One line naming each failed field, for the Error body's message; `root` names the input as a whole. */
 export function describeZodError(err: z.ZodError, root = "body"): string {
   return err.issues
     .slice(0, 5)
     .map((i) => {
-      const where = i.path.length ? i.path.join(".") : root;
-      if (i.code === "unrecognized_keys") return `${where}: unknown field(s) ${i.keys.map((k) => `"${k}"`).join(", ")}`;
+      const where = clipForMessage(i.path.length ? i.path.join(".") : root);
+      if (i.code === "unrecognized_keys") {
+        const keys = i.keys.slice(0, 5).map((k) => `"${clipForMessage(k)}"`);
+        return `${where}: unknown field(s) ${keys.join(", ")}${i.keys.length > 5 ? ` and ${i.keys.length - 5} more` : ""}`;
+      }
       return `${where}: ${i.message}`;
     })
     .join("; ");

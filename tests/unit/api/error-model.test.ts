@@ -42,6 +42,15 @@ describe("the /v1 error model", () => {
     expect(json).toEqual({ ok: false, error: "invalid_request", message: expect.stringMatching(message) });
   });
 
+  it("names what was wrong without echoing long caller text back", async () => {
+    const long = "k".repeat(5000);
+    const many = Object.fromEntries([["server_name", "a/b"], ...Array.from({ length: 8 }, (_, i) => [`${long}${i}`, 1])]);
+    const message: string = (await (await post(JSON.stringify(many))).json()).message;
+    expect(message).toBe(`body: unknown field(s) ${Array.from({ length: 5 }, () => `"${"k".repeat(80)}…"`).join(", ")} and 3 more`);
+    const unknown = await unknownGet(new Request(`http://x/v1/${long}`));
+    expect((await unknown.json()).message).toBe(`no such endpoint: GET /v1/${"k".repeat(196)}…`);
+  });
+
   it("accepts a body that fits the closed schema", async () => {
     const res = await post(JSON.stringify({ server_name: "io.github.a/b" }));
     expect(res.status).toBe(200);
