@@ -1,4 +1,5 @@
 import { hideAssignedValues } from "./command-line";
+import { redactUrlText } from "./remote-url";
 import type { Confidence, EntryIdentity, UnresolvedCode } from "./types";
 
 /**
@@ -13,6 +14,14 @@ export interface LaunchContext {
   remote(url: string, wrapper: string): EntryIdentity;
 }
 
+/**
+ * Text as it may be shown back: `NAME=value` words without their value, and in every URL it holds (a git or
+ * tarball source, a bridged endpoint) credentials and secret-looking query values replaced by `REDACTED`.
+ */
+function shown(text: string): string {
+  return hideAssignedValues(text).replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s`'"()]*[^\s`'"().,;:!?]/gi, (url) => (/[@?]/.test(url) ? redactUrlText(url) : url));
+}
+
 /** An identity; words of the launch that carry `NAME=value` never reach its identifier or note with their value. */
 export function identity(
   kind: EntryIdentity["kind"],
@@ -22,12 +31,12 @@ export function identity(
 ): EntryIdentity {
   return {
     kind,
-    identifier: identifier === null ? null : hideAssignedValues(identifier),
+    identifier: identifier === null ? null : shown(identifier),
     version: extra.version ?? null,
     confidence: extra.confidence ?? "high",
     wrappers: [...ctx.wrappers],
     unresolvable: null,
-    note: extra.note ? hideAssignedValues(extra.note) : null,
+    note: extra.note ? shown(extra.note) : null,
   };
 }
 
@@ -39,7 +48,7 @@ function unresolvable(
   ctx: { wrappers: string[] },
   note: string | null = null,
 ): EntryIdentity {
-  return { ...identity(kind, identifier, ctx, { note }), unresolvable: { code, summary: hideAssignedValues(summary) } };
+  return { ...identity(kind, identifier, ctx, { note }), unresolvable: { code, summary: shown(summary) } };
 }
 
 /** A local file, script, binary or socket: never a catalog server. */

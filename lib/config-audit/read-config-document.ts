@@ -32,6 +32,11 @@ export function readConfigDocument(text: string, filename?: string | null): Conf
     throw new ConfigParseError("the config file contains control characters: it is binary, not a JSON, TOML or YAML text file", ...at(text, control));
   }
   checkNesting(text);
+  // one line that is all comment: most likely a file whose line breaks were lost on the way (`curl -d @file` strips
+  // them), so a leading comment swallowed every server; read as TOML it would pass as a config with no servers
+  if (!/[\r\n]/.test(text.trim()) && firstSignificantChar(text) === null) {
+    throw new ConfigParseError("the config file is a single line of comment and holds no servers; if it was sent with curl -d, which strips line breaks, send it with --data-binary @file", 1, 1);
+  }
 
   const syntax = syntaxOf(text, filename);
   if (syntax === "json") {

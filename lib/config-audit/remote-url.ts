@@ -1,8 +1,12 @@
 import { isIP } from "node:net";
 import type { UnresolvedCode } from "./types";
 
-/** Query parameters whose values are secrets: redacted in every identifier the service echoes. */
-const SECRET_PARAM = /^(token|key|api[-_]?key|apikey|access[-_]?token|auth|authorization|secret|client[-_]?secret|sig|signature|password|pass|pwd|session|code)$/i;
+/**
+ * Query parameters whose values are secrets: redacted in every identifier the service echoes. Vendors name
+ * them freely (`exaApiKey`, `tavilyApiKey`, `x-api-key`, `accessToken`), so a name containing one of these
+ * words counts, not only the exact word.
+ */
+const SECRET_PARAM = /^(code|sig|pass)$|token|key|secret|passw|pwd|auth|signature|session|credential/i;
 
 /** Variables a client expands at launch: `${VAR}`, `${env:VAR}`, `${input:id}`, `${{ secrets.X }}`, `$VAR`, `%VAR%`. */
 export const VARIABLE = /\$\{[^}]*\}|\$\{\{[^}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
@@ -24,7 +28,10 @@ export type RemoteUrlCheck =
  */
 export function checkRemoteUrl(raw: string): RemoteUrlCheck {
   const text = raw.trim();
-  if (VARIABLE.test(text)) {
+  // a variable in the query, fragment or credentials (`?api_key=${KEY}`) leaves the endpoint known; only one
+  // in the scheme, host or path makes it unknowable
+  const endpoint = text.replace(/[?#][\s\S]*$/, "").replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, "$1");
+  if (VARIABLE.test(endpoint)) {
     return { ok: false, code: "placeholder", summary: `the URL ${redactUrlText(text)} contains a variable that is filled in at launch, so the endpoint is not known from the file` };
   }
   if (/^(unix|pipe):/i.test(text)) {
@@ -71,6 +78,12 @@ export function isLocalHost(hostname: string): boolean {
     if (h === "::1" || h === "::") return true;
     const mapped = h.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
     if (mapped) return isLocalHost(mapped[1]);
+    // the URL parser writes an IPv4-mapped address in hex (`[::ffff:127.0.0.1]` → `[::ffff:7f00:1]`)
+    const hex = h.match(/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
+    if (hex) {
+      const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+      return isLocalHost(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+    }
     return /^f[cd]/.test(h) || /^fe[89ab]/.test(h);
   }
   return false;
@@ -136,6 +149,8 @@ export function redactUrlText(text: string): string {
   try {
     return redactUrl(new URL(text));
   } catch {
-    return text.replace(/([?&](?:token|key|api[-_]?key|apikey|access[-_]?token|secret|sig|password)=)[^&#\s]*/gi, "$1REDACTED").replace(/\/\/[^/@\s]+@/, "//REDACTED@");
+    return text
+      .replace(/([?&]([^=&#\s]*)=)([^&#\s]*)/g, (all, prefix: string, name: string) => (SECRET_PARAM.test(name) ? `${prefix}REDACTED` : all))
+      .replace(/\/\/[^/@\s]+@/, "//REDACTED@");
   }
 }

@@ -429,7 +429,7 @@ describe("another keyless allowance", () => {
     expect((await call(audit, "/v1/audit?config=a")).status).toBe(200);
     const second = await call(audit, "/v1/audit?config=b");
     expect(second.status).toBe(429);
-    expect(await second.json()).toMatchObject({ error: "rate_limited", message: expect.stringMatching(/1 distinct config-audits per UTC day/) });
+    expect(await second.json()).toMatchObject({ error: "rate_limited", message: expect.stringMatching(/1 distinct config-audit per UTC day/) });
     // the lookups are untouched
     expect((await get("/v1/lookup?name=io.github.a/b")).headers.get("x-ratelimit-remaining")).toBe("9");
   });

@@ -213,13 +213,26 @@ describe("classifyEntry: remote entries", () => {
   it("keeps a public URL (secrets redacted) and refuses loopback, private, socket and placeholder URLs", () => {
     expect(remote("https://mcp.sentry.dev/mcp/org/project")).toMatchObject({ kind: "remote", identifier: "https://mcp.sentry.dev/mcp/org/project", unresolvable: null });
     expect(remote("https://user:pw@mcp.x.dev/mcp?api_key=s3cret&project=p")).toMatchObject({ identifier: "https://REDACTED:REDACTED@mcp.x.dev/mcp?api_key=REDACTED&project=p" });
-    for (const url of ["http://127.0.0.1:8765/mcp", "http://localhost:8080/o/mcp/sse", "http://10.1.2.3/mcp", "http://192.168.1.2/mcp", "http://[::1]:3000/mcp", "http://box.local/mcp", "http://0.0.0.0:1/mcp"]) {
+    for (const url of ["http://127.0.0.1:8765/mcp", "http://localhost:8080/o/mcp/sse", "http://10.1.2.3/mcp", "http://192.168.1.2/mcp", "http://[::1]:3000/mcp", "http://box.local/mcp", "http://0.0.0.0:1/mcp", "http://[::ffff:127.0.0.1]:8080/mcp", "http://[::ffff:192.168.0.9]/mcp"]) {
       expect(remote(url), url).toMatchObject({ kind: "local", unresolvable: { code: "loopback_url" } });
     }
     expect(remote("unix:///tmp/mcp.sock")).toMatchObject({ kind: "local", unresolvable: { code: "local_socket" } });
     expect(remote("${input:CARTO_MCP_URL}")).toMatchObject({ kind: "remote", unresolvable: { code: "placeholder" } });
     expect(remote("https://<region>.api.carto.com/mcp/<account>")).toMatchObject({ unresolvable: { code: "placeholder" } });
     expect(remote("https://mcp.sentry.dev/mcp/your-org/your-project")).toMatchObject({ unresolvable: { code: "placeholder" } });
+  });
+
+  it("never shows back secrets in query parameters named by the vendor, nor credentials in git and tarball sources", () => {
+    const ids = [
+      remote("https://mcp.exa.ai/mcp?exaApiKey=LIT1&tavilyApiKey=LIT2&x-api-key=LIT3&accessToken=LIT4&plain=keep"),
+      remote("https://mcp.x.dev/mcp?clientSecret=LIT5&api_key=${KEY}"),
+      run("uvx", "--from", "git+https://LIT6@github.com/o/r", "cmd"),
+      run("npx", "-y", "https://user:LIT7@pkgs.example.org/pkg.tgz?token=LIT8"),
+      run("curl", "https://hook.example.net/x?webhookToken=LIT9"),
+    ];
+    for (const id of ids) expect(JSON.stringify(id)).not.toMatch(/LIT\d/);
+    expect(ids[0].identifier).toContain("plain=keep");
+    expect(ids[2].identifier).toBe("git+https://REDACTED@github.com/o/r");
   });
 
   it("flags a transport that contradicts the path, and an entry with both a command and a URL", () => {

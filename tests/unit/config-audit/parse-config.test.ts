@@ -52,6 +52,17 @@ describe("parseConfig: syntax", () => {
     expect(err.line).toBeGreaterThanOrEqual(3);
   });
 
+  it("refuses a file that is one line of comment (line breaks stripped by curl -d), instead of passing it as empty", () => {
+    const toml = '# my Codex config\n[mcp_servers.git]\ncommand = "uvx"\nargs = ["mcp-server-git"]\n';
+    const flattened = toml.replace(/\n/g, "");
+    for (const filename of [undefined, "config.toml", ".cursor/mcp.json"]) {
+      expect(parseError(flattened, filename).message, String(filename)).toMatch(/single line of comment.*--data-binary/);
+    }
+    expect(parseError('// my Cursor config{"mcpServers":{}}').message).toMatch(/single line of comment/);
+    // a file of comment lines with its line breaks is a config without servers, not an error
+    expect(parseConfig("# nothing yet\n# [mcp_servers.x]\n").entries).toEqual([]);
+  });
+
   it("does not read commented-out TOML tables as servers", () => {
     expect(keys('# [mcp_servers.old]\n# command = "npx"\n[mcp_servers.new]\nurl = "https://mcp.linear.app/mcp"\n')).toEqual(["mcp_servers:new"]);
   });

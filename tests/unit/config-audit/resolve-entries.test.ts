@@ -110,6 +110,14 @@ describe("resolveEntries", () => {
     expect(r.notes.join(" ")).toMatch(/key names the catalog server app.linear\/linear/);
   });
 
+  it("resolves a listed endpoint whose query or credentials hold a variable; one in the host or path stays a placeholder", () => {
+    for (const url of ["https://mcp.linear.app/mcp?api_key=${LINEAR_KEY}", "https://mcp.linear.app/mcp?exaApiKey=${env:K}&profile=${input:p}", "https://${U}:${P}@mcp.linear.app/mcp"]) {
+      expect(one({ url }), url).toMatchObject({ serverName: "app.linear/linear", resolvedBy: "remote_url", unresolved: null });
+    }
+    expect(one({ url: "https://${HOST}/mcp?k=1" })).toMatchObject({ serverName: null, unresolved: { code: "placeholder" } });
+    expect(one({ url: "https://mcp.linear.app/${PATH}" })).toMatchObject({ serverName: null, unresolved: { code: "placeholder" } });
+  });
+
   it("leaves unlisted, local, loopback and placeholder entries unresolved with their reason", () => {
     const r = resolve({
       a: { command: "npx", args: ["-y", "nobody-mcp"] },
