@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { callerInputFrom } from "@/lib/quota";
+import { callerInputFrom, quotaHeaders } from "@/lib/quota";
+import type { McpAuthExtra } from "@/lib/mcp/run-tool";
 import { registerTools } from "@/lib/mcp/register-tools";
 import { MCP_INSTRUCTIONS } from "@/lib/mcp/instructions";
 import { ENGINE_VERSION } from "@/lib/engine";
@@ -60,10 +61,14 @@ async function mcp(req: Request): Promise<Response> {
   await server.connect(transport);
   try {
     // The API key is read from x-api-key exactly as REST reads it and reaches the tools as auth info.
-    return await transport.handleRequest(req, {
-      parsedBody: message.parsed,
-      authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { callerInput: callerInputFrom(req) } },
-    });
+    let quota: Record<string, string> | undefined;
+    const extra: McpAuthExtra = { callerInput: callerInputFrom(req), quotaSeen: (caller, state) => (quota = quotaHeaders(caller, state)) };
+    const res = await transport.handleRequest(req, { parsedBody: message.parsed, authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { ...extra } } });
+    if (!quota) return res;
+    // a metered tool ran: its quota headers, as on a REST response (a 401's caller was never admitted, so none)
+    const headers = new Headers(res.headers);
+    for (const [k, v] of Object.entries(quota)) headers.set(k, v);
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   } finally {
     await server.close().catch(() => {});
     if (idle.length < MAX_IDLE_SERVERS) idle.push(server);

@@ -21,6 +21,11 @@ export interface ToolOptions {
 /** The caller input the /mcp route attaches to the request (req.auth.extra). */
 export interface McpAuthExtra {
   callerInput: CallerInput;
+  /**
+   * Told the caller and quota state after each metered tool call, answered or refused, so the HTTP response
+   * can carry the quota headers a REST response would (the last call's, in a batch).
+   */
+  quotaSeen?: (caller: Caller, state: QuotaState) => void;
 }
 
 type Extra = { authInfo?: { extra?: Record<string, unknown> } };
@@ -37,21 +42,25 @@ export async function runTool<I>(
   options: ToolOptions,
   body: (input: I, ctx: ToolContext) => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
+  const auth = extra.authInfo?.extra as McpAuthExtra | undefined;
+  const quota: QuotaState = {};
+  let caller: Caller | undefined;
   try {
-    const callerInput = (extra.authInfo?.extra as McpAuthExtra | undefined)?.callerInput ?? { apiKey: null, ip: "unknown" };
+    const callerInput = auth?.callerInput ?? { apiKey: null, ip: "unknown" };
     // the REST wrapper's admission: key (401; not read by a tool that neither needs nor meters one), then the
     // burst window (429), a keyed caller's both in one statement
-    const quota: QuotaState = {};
     const keyless = !options.metered && !options.keyRequired;
-    const { caller } = await admitCaller(callerInput, { metered: options.metered, keyRequired: options.keyRequired, keyless, state: quota });
+    ({ caller } = await admitCaller(callerInput, { metered: options.metered, keyRequired: options.keyRequired, keyless, state: quota }));
     const input = schema ? parseWith(schema, args ?? {}) : (undefined as I);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);
-      return chargeCaller(caller, subject, cost, { ...extras, state: quota });
+      return chargeCaller(caller!, subject, cost, { ...extras, state: quota });
     };
     return await body(input, { caller, charge });
   } catch (err) {
     return toolError(err);
+  } finally {
+    if (options.metered && caller) auth?.quotaSeen?.(caller, quota);
   }
 }
 

@@ -152,6 +152,28 @@ describe("/mcp", () => {
     for (const limit of [2, "2"]) expect((await call(c, "catalog_changes", { limit })).structuredContent).toMatchObject({ ok: true });
   });
 
+  it("puts the quota headers of a metered tool call on the HTTP response, as REST does", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const rpc = (name: string, args: Record<string, unknown>, key?: string) =>
+      mcpPost(
+        request("/mcp", {
+          method: "POST",
+          key,
+          headers: { accept: "application/json, text/event-stream" },
+          body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } },
+        }),
+      );
+    const anonymous = await rpc("catalog_search", { q: "weather" });
+    expect(anonymous.status).toBe(200);
+    expect([anonymous.headers.get("x-tier"), anonymous.headers.get("x-ratelimit-remaining"), anonymous.headers.get("x-credits-remaining")]).toEqual(["free", "9", null]);
+    const keyed = await rpc("catalog_preflight", { server_name: "io.github.acme/weather" }, a.key);
+    expect((await keyed.json()).result.isError).toBeFalsy();
+    expect([keyed.headers.get("x-tier"), keyed.headers.get("x-credits-remaining")]).toEqual(["registered", "95"]);
+    // refused (unknown server) still says where the caller stands; an unmetered tool has no quota headers
+    expect((await rpc("catalog_lookup", { name: "io.github.acme/nope" }, a.key)).headers.get("x-credits-remaining")).toBe("95");
+    expect((await rpc("catalog_stats", {})).headers.get("x-tier")).toBeNull();
+  });
+
   it("counts anonymous lookups per IP like REST and answers rate_limited past 10 distinct ones", async () => {
     const { listing, loadFixtureCatalog: load } = await import("../helpers/catalog-fixture");
     await load(db, Array.from({ length: 11 }, (_, i) => listing({ name: `io.github.many/s${i}` })));
