@@ -6,6 +6,7 @@ import type { Caller, QuotaState } from "./caller";
 import { anonymousAllowanceBucket, burstBucket, burstExceeded, burstLimit, burstWindow, dailyWindow } from "./check-burst";
 import { secondsUntil, startOfNextUtcDay, startOfUtcDay, utcDay, utcMonthStart, windowStart } from "./utc";
 import { forgetKey } from "./known-keys";
+import { readCounter } from "./counters";
 import { INVALID_KEY, admitCaller, type PendingAdmission } from "./resolve-caller";
 
 export interface ChargeOptions {
@@ -104,8 +105,15 @@ export async function chargeCaller(
     subject,
     limit: allowance.limit,
   });
-  // a repeat leaves the allowance's window unread: the headers then show the windows already known
-  if (used === "repeat") return { charged: 0, repeat: true, state };
+  if (used === "repeat") {
+    // the daily lookups' window is already known (admission read it); another allowance is read now, so a free
+    // repeat's headers say where the caller stands in the allowance this route spends (one config audit a day)
+    if (allowance.name !== "lookups") {
+      const count = await readCounter(db, anonymousAllowanceBucket(allowance.name, caller.ip), startOfUtcDay(now));
+      state.allowance = { name: allowance.name, ...dailyWindow(count, now, allowance.limit) };
+    }
+    return { charged: 0, repeat: true, state };
+  }
   if (used === "full") {
     const resetAt = startOfNextUtcDay(now);
     if (allowance.name === "lookups") state.daily = dailyWindow(allowance.limit, now, allowance.limit);

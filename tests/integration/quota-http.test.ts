@@ -425,8 +425,14 @@ describe("another keyless allowance", () => {
       },
       { metered: true },
     );
-    expect((await call(audit, "/v1/audit?config=a")).status).toBe(200);
-    expect((await call(audit, "/v1/audit?config=a")).status).toBe(200);
+    const headersOf = (res: Response) => ["x-ratelimit-resource", "x-ratelimit-limit", "x-ratelimit-remaining"].map((h) => res.headers.get(h));
+    const first = await call(audit, "/v1/audit?config=a");
+    expect(first.status).toBe(200);
+    expect(headersOf(first)).toEqual(["config-audits", "1", "0"]);
+    // a free repeat says the same about the allowance it would spend (not the untouched lookups)
+    const repeat = await call(audit, "/v1/audit?config=a");
+    expect(repeat.status).toBe(200);
+    expect(headersOf(repeat)).toEqual(["config-audits", "1", "0"]);
     const second = await call(audit, "/v1/audit?config=b");
     expect(second.status).toBe(429);
     expect(await second.json()).toMatchObject({ error: "rate_limited", message: expect.stringMatching(/1 distinct config-audit per UTC day/) });
