@@ -36,6 +36,7 @@ export function resolveEntry(entry: ConfigEntry, identity: EntryIdentity, index:
     identifier: identity.identifier,
     confidence: null,
     alternatives: [],
+    ambiguous: false,
     unresolved: null,
     notes: identity.note ? [identity.note] : [],
   };
@@ -67,6 +68,7 @@ export function resolveEntry(entry: ConfigEntry, identity: EntryIdentity, index:
     identifier: found.identifier,
     confidence: ambiguous ? "low" : minConfidence(found.confidence, identity.confidence),
     alternatives: rest.map((m) => m.name),
+    ambiguous,
     notes,
   };
 }

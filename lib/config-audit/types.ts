@@ -124,6 +124,8 @@ export interface EntryResolution {
   confidence: Confidence | null;
   /** Other listed servers that matched equally, when the match was ambiguous. */
   alternatives: string[];
+  /** Several listed servers match and the key names none of them: `serverName` is a guess among them. */
+  ambiguous: boolean;
   /** Why the entry is unresolved (null when resolved). */
   unresolved: { code: UnresolvedCode; summary: string } | null;
   /** Notes on the match itself (a key naming another server, a path-prefix URL match, …). */

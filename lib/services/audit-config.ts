@@ -62,7 +62,8 @@ export async function auditConfig(db: Queryable, input: AuditConfigInput, ctx: A
     ctx.charge(auditSubject(input.text), CREDIT_COSTS.config_audit, { allowance: AUDIT_ALLOWANCE }),
     resolveParsedConfig(db, parsed),
   ]);
-  const names = [...new Set(resolutions.flatMap((r) => (r.serverName ? [r.serverName] : [])))];
+  // an ambiguous entry's other candidates are evaluated too: its PASS must hold whichever of them it runs
+  const names = [...new Set(resolutions.flatMap((r) => (r.serverName ? [r.serverName, ...(r.ambiguous ? r.alternatives : [])] : [])))];
   const facts = await loadFactsMany(db, names);
   const verdicts = new Map<string, { verdict: Verdict; reasons: AuditReason[] }>();
   for (const name of names) {
@@ -70,7 +71,7 @@ export async function auditConfig(db: Queryable, input: AuditConfigInput, ctx: A
     if (f) verdicts.set(name, verdictOf(f, policy, now));
   }
 
-  const entries: AuditEntry[] = resolutions.map((r) => auditEntry(r, r.serverName ? verdicts.get(r.serverName) : undefined));
+  const entries: AuditEntry[] = resolutions.map((r) => auditEntry(r, r.serverName ? verdictOfEntry(r, verdicts) : undefined));
   const all = entries.map((e) => e.verdict);
   return {
     ok: true,
@@ -102,6 +103,29 @@ export function verdictOf(facts: Facts, policy: PreflightPolicy, now: Date): { v
     reasons.push({ code: "policy_pass", result: "pass", summary: `every rule of ${policy.name} passes on the catalog's evidence` });
   }
   return { verdict, reasons };
+}
+
+/**
+ * The verdict of a resolved entry: its server's. When the match is a guess among several listed servers
+ * (`ambiguous`), a PASS stands only if every candidate passes; otherwise a person must say which server the
+ * entry runs (REVIEW), since a PASS is never a guess.
+ */
+function verdictOfEntry(r: EntryResolution, verdicts: Map<string, { verdict: Verdict; reasons: AuditReason[] }>) {
+  const own = verdicts.get(r.serverName!);
+  if (!own || !r.ambiguous || own.verdict !== "PASS") return own;
+  const others = r.alternatives.map((name) => [name, verdicts.get(name)?.verdict ?? "UNKNOWN"] as const);
+  if (others.every(([, v]) => v === "PASS")) return own;
+  const listed = [[r.serverName!, own.verdict] as const, ...others].map(([name, v]) => `${name} ${v}`).join(", ");
+  return {
+    verdict: "REVIEW" as Verdict,
+    reasons: [
+      {
+        code: "ambiguous_match",
+        result: "review" as const,
+        summary: `${r.identifier} is listed by ${others.length + 1} servers (${listed}) and the entry's key names none of them; which one it runs decides, so a person must check`,
+      },
+    ],
+  };
 }
 
 const rank = (r: AuditReason["result"]) => (r === "block" ? 0 : r === "review" ? 1 : r === "unknown" ? 2 : 3);

@@ -391,6 +391,31 @@ describe("POST /v1/resolve", () => {
     ]);
   });
 
+  it("never PASSes on a guess: a package two listings share PASSes only when both would; else REVIEW naming both", async () => {
+    db = await resetDb();
+    // an older listing of the same npm package, unobserved (REVIEW on its own)
+    const twin = listing(
+      { name: "io.github.twinco/good", packages: [{ registryType: "npm", identifier: "good-mcp", version: "1.0.0", transport: { type: "stdio" } }] },
+      { publishedAt: "2025-01-01T00:00:00Z" },
+    );
+    await loadFixtureCatalog(db, [...AUDIT_SERVERS, twin]);
+    await observeRepo(db, "https://github.com/passco/good");
+    await observePackage(db, "jspkg", "good-mcp", "1.0.0");
+    const { res, body } = await auditJson(config({ guess: PASS_ENTRY, "io.github.passco/good": PASS_ENTRY }), { query: "strict=1" });
+    const [guess, named] = body.entries;
+    expect(guess).toMatchObject({ server_name: "io.github.passco/good", confidence: "low", alternatives: ["io.github.twinco/good"], verdict: "REVIEW" });
+    expect(guess.reasons).toEqual([
+      {
+        code: "ambiguous_match",
+        result: "review",
+        summary: "good-mcp is listed by 2 servers (io.github.passco/good PASS, io.github.twinco/good REVIEW) and the entry's key names none of them; which one it runs decides, so a person must check",
+      },
+    ]);
+    // the key that names one of them is no guess
+    expect(named).toMatchObject({ server_name: "io.github.passco/good", verdict: "PASS" });
+    expect([body.exit_code, res.headers.get("x-catalog-exit-code")]).toEqual([2, "2"]);
+  });
+
   it("resolves a package two listings share to the one published most recently, at low confidence", async () => {
     db = await resetDb();
     const shared = (name: string, publishedAt: string) =>
