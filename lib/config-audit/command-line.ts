@@ -70,9 +70,17 @@ export function dropAssignments(words: string[]): string[] {
  * everything. Config files put secrets in such words, and the service promises never to echo a secret.
  */
 export function hideAssignedValues(text: string): string {
-  return text.replace(/[^\s`'"()]*=[^\s`'"()]*/g, (word) => {
-    if (word.includes("://")) return word;
-    const name = word.match(/^-{0,2}[A-Za-z_][A-Za-z0-9_.-]*=/);
-    return name ? `${name[0]}…` : "…";
-  });
+  return text
+    .replace(/[^\s`'"()]*=[^\s`'"()]*/g, (word) => {
+      if (word.includes("://")) return word;
+      const name = word.match(/^-{0,2}[A-Za-z_][A-Za-z0-9_.-]*=/);
+      return name ? `${name[0]}…` : "…";
+    })
+    .replace(SECRET_FLAG_VALUE, "$1…");
 }
+
+/**
+ * A secret-named option and the word after it (`--password hunter2`, `--api-key sk-…`, `-token x`): a command
+ * line kept whole (a `command` that may be a path with spaces) would otherwise show the value.
+ */
+const SECRET_FLAG_VALUE = /(\s-{1,2}[A-Za-z0-9_.-]*(?:token|key|secret|passw|pwd|auth|credential)[A-Za-z0-9_.-]*\s+)(?!-)[^\s`'"()]+/gi;

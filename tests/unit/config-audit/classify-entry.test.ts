@@ -96,6 +96,15 @@ describe("classifyEntry: wrappers", () => {
     expect(php.unresolvable!.summary).toContain("`php -dapi.key=… artisan`");
   });
 
+  it("hides the word after a secret-named option in a command line kept whole (a path that may hold spaces)", () => {
+    const secret = "LITSECRET10";
+    for (const command of [`/opt/bin/server --password ${secret}`, `C:\\Program Files\\srv\\srv.exe -api-key ${secret} --port 80`]) {
+      const id = run(command);
+      expect(JSON.stringify(id), command).not.toContain(secret);
+      expect(id.identifier).toMatch(/(--password|-api-key) …/);
+    }
+  });
+
   it("stops peeling after a bounded depth", () => {
     let line = "npx -y a-mcp";
     for (let i = 0; i < 12; i++) line = `sh -c ${JSON.stringify(line)}`;
