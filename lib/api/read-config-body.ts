@@ -5,7 +5,22 @@ import { readBinaryBody } from "./request";
 
 /** A config file sent as the request body: at most 256 KiB (413 above), UTF-8 text (400 otherwise). */
 export async function readConfigBody(req: Request): Promise<string> {
-  const bytes = await readBinaryBody(req, AUDIT_MAX_BODY_BYTES);
+  // `curl -F file=@mcp.json` sends a form whose parts would be read as the file (a YAML error at best)
+  if (/^multipart\/form-data\b/i.test(req.headers.get("content-type") ?? "")) {
+    throw new ApiError("invalid_request", "send the config file itself as the request body (curl --data-binary @file), not as a form upload (-F)");
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readBinaryBody(req, AUDIT_MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "payload_too_large") {
+      throw new ApiError(
+        "payload_too_large",
+        `the config file is over ${AUDIT_MAX_BODY_BYTES / 1024} KiB; a client's whole settings file (~/.claude.json also keeps project history) can be cut to its server map: send {"mcpServers": {…}} alone`,
+      );
+    }
+    throw err;
+  }
   try {
     return decodeConfigBytes(bytes);
   } catch (err) {

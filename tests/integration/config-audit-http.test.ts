@@ -271,11 +271,23 @@ describe("POST /v1/audit: errors", () => {
     }
   });
 
+  it("answers a form upload (curl -F) with a 400 that says to send the file as the body", async () => {
+    const form = new FormData();
+    form.set("file", new Blob([config({ good: PASS_ENTRY })]), "mcp.json");
+    const res = await auditPost(new Request("http://localhost/v1/audit", { method: "POST", body: form, headers: { "x-mcp-preflight-socket-ip": "198.18.200.1" } }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/--data-binary @file\), not as a form upload/) });
+  });
+
   it("answers a body over 256 KiB with 413 and the Error body, declared or streamed", async () => {
     const big = config({ good: { ...PASS_ENTRY, env: { PAD: "x".repeat(256 * 1024) } } });
     const res = await audit(big);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ ok: false, error: "payload_too_large", message: "request body is over the 262144-byte limit" });
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: "payload_too_large",
+      message: 'the config file is over 256 KiB; a client\'s whole settings file (~/.claude.json also keeps project history) can be cut to its server map: send {"mcpServers": {…}} alone',
+    });
     const stream = new ReadableStream({
       start(c) {
         c.enqueue(new TextEncoder().encode(big));
