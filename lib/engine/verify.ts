@@ -47,6 +47,7 @@ const FIXED_VALUES: readonly [string, unknown][] = [
   ["ruleset_id", "preflight-ruleset"],
   ["ruleset_revision", 1],
 ];
+const ALWAYS_STATED = new Set(["decision_scope", "audit_signed"]);
 
 /**
  * Recomputes, offline, everything an evaluation states that follows from its facts, policy id, evaluation time
@@ -76,7 +77,10 @@ export function verifyEvaluation(input: unknown): VerifyReport {
   }
   // values the contract fixes: a result stating anything else is not one this engine (or any) produced
   for (const [field, fixed] of FIXED_VALUES) {
-    if (ev[field] !== undefined && ev[field] !== fixed) mismatches.push(`${field} is ${JSON.stringify(ev[field])}, but it is always ${JSON.stringify(fixed)}`);
+    if (ev[field] === undefined) {
+      // every shape verify accepts states these two (EvaluationSummary and PreflightResult require them)
+      if (ALWAYS_STATED.has(field)) mismatches.push(`evaluation lacks ${field}, which is always ${JSON.stringify(fixed)}`);
+    } else if (ev[field] !== fixed) mismatches.push(`${field} is ${JSON.stringify(ev[field])}, but it is always ${JSON.stringify(fixed)}`);
   }
   if (ev.policy_revision !== undefined && ev.policy_revision !== policy.revision) {
     mismatches.push(`policy_revision is ${String(ev.policy_revision)}, but ${policy.id} has revision ${policy.revision}`);

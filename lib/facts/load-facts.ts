@@ -232,6 +232,9 @@ function toFacts(
   const { packages, remotes, lookalikes } = rel;
   const repo = row.repo;
   const obs = row.obs;
+  // The host answered that the repository is gone (404/410/451/blocked): the archive state, last push and
+  // stars kept in the row are from an earlier answer, not from this observation, so they are not facts now.
+  const current = obs?.exists === false ? null : obs;
   const identity = deriveIdentity({
     namespace: s.namespace,
     repository: repo ? { host: repo.host, owner: repo.owner, observedOwner: obs?.exists === true ? obs.ownerLogin : null } : null,
@@ -262,9 +265,9 @@ function toFacts(
           owner: repo.owner,
           name: repo.name,
           exists: repositoryExists(obs),
-          archived: obs?.archived ?? null,
-          pushed_at: iso(obs?.pushedAt),
-          stars: obs?.stars ?? null,
+          archived: current?.archived ?? null,
+          pushed_at: iso(current?.pushedAt),
+          stars: current?.stars ?? null,
           observed_at: iso(obs?.observedAt),
           attempted_at: iso(obs?.attemptedAt),
         }

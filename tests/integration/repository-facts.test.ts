@@ -40,4 +40,15 @@ describe("what the code host said about the listed repository", () => {
     expect(obs!.state.problems).toContain("repo_gone");
     expect(obs!.state.verified).toBe(false);
   });
+
+  it("a repository the host answers is gone carries no archive state, last push or stars from an earlier answer", async () => {
+    const before = new Date("2026-03-02T00:00:00Z");
+    const seen = { repositoryId, exists: true, httpStatus: 200, archived: true, disabled: false, pushedAt: new Date("2025-01-01T00:00:00Z"), stars: 321, ownerLogin: "acme", observedAt: before, attemptedAt: before };
+    await db.insert(repositoryObservations).values(seen);
+    expect((await facts()).repository).toMatchObject({ exists: true, archived: true, stars: 321, pushed_at: "2025-01-01T00:00:00.000Z" });
+    // what the harvester writes on a 404: exists and the times move, the rest of the row stays
+    const at = new Date("2026-03-03T00:00:00Z");
+    await db.update(repositoryObservations).set({ exists: false, httpStatus: 404, observedAt: at, attemptedAt: at }).where(eq(repositoryObservations.repositoryId, repositoryId));
+    expect((await facts()).repository).toMatchObject({ exists: false, archived: null, pushed_at: null, stars: null, observed_at: at.toISOString() });
+  });
 });

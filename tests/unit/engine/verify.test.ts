@@ -104,6 +104,17 @@ describe("verifyEvaluation", () => {
     expect(verifyEvaluation(result).ok).toBe(false);
   });
 
+  it("reports a decision_scope or audit_signed left out: every shape it accepts states them", () => {
+    for (const field of ["decision_scope", "audit_signed"] as const) {
+      const detail = detailOf(ev);
+      delete detail.evaluation[field];
+      expect(verifyEvaluation(detail).mismatches, field).toEqual([`evaluation lacks ${field}, which is always ${JSON.stringify(detailOf(ev).evaluation[field])}`]);
+      const result = JSON.parse(JSON.stringify(toPreflightResult(ev, null)));
+      delete result[field];
+      expect(verifyEvaluation(result).ok, field).toBe(false);
+    }
+  });
+
   it("reports malformed input without throwing", () => {
     expect(verifyEvaluation(null).mismatches).toEqual(["input is not an evaluation object"]);
     expect(verifyEvaluation({ ok: true, evaluation: {} }).ok).toBe(false);
