@@ -11,6 +11,7 @@ import {
   serverPackages,
   serverRemotes,
   servers,
+  serverVersions,
   vulnObservations,
 } from "@/lib/db/schema";
 import { registryUrl } from "@/lib/config";
@@ -19,6 +20,7 @@ import { deriveIdentity } from "./derive-identity";
 import { packagePageUrl } from "./package-page-url";
 import { claimsOf, loadBrands } from "./brand-claims";
 import { advisoriesAreCurrent, vulnOfListedVersion } from "./listed-advisories";
+import { listedVersionExists } from "./listed-version-exists";
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
@@ -128,8 +130,11 @@ async function loadChunk(
       },
       repo: repositories,
       obs: repositoryObservations,
+      // when the catalog stored the listing: a package read before it may not know the version it pins
+      listedAt: serverVersions.createdAt,
     })
     .from(servers)
+    .leftJoin(serverVersions, eq(serverVersions.id, servers.latestVersionId))
     .leftJoin(repositories, eq(repositories.id, servers.repositoryId))
     .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
     .where(inArray(servers.name, names));
@@ -215,6 +220,8 @@ type ServerJoinRow = {
   };
   repo: typeof repositories.$inferSelect | null;
   obs: typeof repositoryObservations.$inferSelect | null;
+  /** When the catalog stored the latest listing (server_versions.created_at). */
+  listedAt: Date | null;
 };
 type PackageJoinRow = {
   pkg: typeof serverPackages.$inferSelect;
@@ -279,7 +286,7 @@ function toFacts(
         identifier: pkg.identifier,
         version: pkg.version,
         url: packagePageUrl(pkg.ecosystem, pkg.identifier),
-        exists: o?.exists ?? null,
+        exists: listedVersionExists(o, pkg.ecosystem, pkg.version, row.listedAt),
         deprecated: listedVersionDeprecated(o, pkg.version),
         advisories: current
           ? (vuln!.advisories as { id: string; summary?: string | null; severity?: string | null }[]).map((a) => ({

@@ -7,10 +7,12 @@ import {
   serverPackages,
   serverRemotes,
   servers,
+  serverVersions,
   vulnObservations,
 } from "@/lib/db/schema";
 import { advisoriesAreCurrent, vulnOfListedVersion } from "@/lib/facts/listed-advisories";
 import { listedVersionDeprecated } from "@/lib/facts/listed-deprecation";
+import { listedVersionExists } from "@/lib/facts/listed-version-exists";
 import { repositoryExists } from "@/lib/facts/repository-exists";
 import { computeServerState, type ServerState, type ServerStateInput } from "./server-state";
 
@@ -50,8 +52,10 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
       exists: repositoryObservations.exists,
       disabled: repositoryObservations.disabled,
       archived: repositoryObservations.archived,
+      listedAt: serverVersions.createdAt,
     })
     .from(servers)
+    .leftJoin(serverVersions, eq(serverVersions.id, servers.latestVersionId))
     .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
     .where(inArray(servers.id, ids));
   const versionIds = rows.flatMap((r) => (r.latestVersionId ? [r.latestVersionId] : []));
@@ -105,7 +109,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
           ecosystem: p.ecosystem,
           identifier: p.identifier,
           version: p.version,
-          exists: p.exists ?? null,
+          exists: listedVersionExists(p, p.ecosystem, p.version, r.listedAt),
           deprecated: listedVersionDeprecated(p, p.version),
           yanked: !observed ? null : vf ? Boolean(vf.yanked) : null,
           advisories: advisoriesCurrent ? (p.advisories as { id: string; severity: string | null }[]) : null,
