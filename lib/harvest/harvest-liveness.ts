@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { FRESHNESS_MS, HARVEST_CHUNK, HARVEST_CONCURRENCY } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
 import { remoteObservations, serverRemotes, servers } from "@/lib/db/schema";
-import { probeRemote, type ProbeResult } from "@/lib/sources/liveness";
+import { probeListedRemote, type ProbeResult } from "@/lib/sources/liveness";
 import { query, ts } from "./db-helpers";
 import { httpFor, type HarvestContext, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
@@ -12,13 +12,17 @@ import { detectStateChanges } from "./state-changes";
 
 interface RemoteItem {
   url: string;
-  type: string;
+  /** Every transport the listings name for this URL (probeListedRemote tries them in turn). */
+  types: string[];
   attemptedAt: number | null;
 }
 
+/** A text[] as the driver returns it: an array (node-postgres, PGlite) or its literal `{a,b}`. */
+const textArray = (v: string[] | string): string[] => (Array.isArray(v) ? v : v.replace(/^\{|\}$/g, "").split(",").filter(Boolean).map((x) => x.replace(/^"|"$/g, "")));
+
 const ms = (v: unknown): number | null => (v === null || v === undefined ? null : new Date(v as string).getTime());
 
-type LivenessResult = ProbeResult | { outcome: "error"; error: string };
+type LivenessResult = (ProbeResult & { type: string }) | { outcome: "error"; error: string };
 
 /**
  * Hosted endpoints of listed servers' latest versions. URLs with {templates}
@@ -27,12 +31,12 @@ type LivenessResult = ProbeResult | { outcome: "error"; error: string };
 function dueSql(ctx: HarvestContext) {
   const now = ctx.clock();
   return sql`
-    select r.url, r.type, o.attempted_at
-    from (select distinct on (sr.url) sr.url, sr.type from server_remotes sr
+    select r.url, r.types, o.attempted_at
+    from (select sr.url, array_agg(distinct sr.type) as types from server_remotes sr
           join servers s on s.latest_version_id = sr.version_id and s.delisted_at is null
           -- the same remotes refresh=if_stale may probe (isProbeable, lib/services/refresh-liveness.ts)
           where sr.type in ('streamable-http', 'sse') and position('{' in sr.url) = 0
-          order by sr.url, sr.type) r
+          group by sr.url) r
     left join remote_observations o on o.url = r.url
     left join leases l on l.key = 'harvest:liveness:' || r.url and l.expires_at > ${ts(now)}
     where l.key is null
@@ -48,11 +52,11 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
     return Number(row?.n ?? 0);
   },
   async selectDue(ctx, limit) {
-    const rows = await query<{ url: string; type: string; attempted_at: unknown }>(
+    const rows = await query<{ url: string; types: string[] | string; attempted_at: unknown }>(
       ctx.db,
-      sql`select url, type, attempted_at from (${dueSql(ctx)}) d order by d.attempted_at asc nulls first, d.url limit ${limit}`,
+      sql`select url, types, attempted_at from (${dueSql(ctx)}) d order by d.attempted_at asc nulls first, d.url limit ${limit}`,
     );
-    return rows.map((r) => ({ url: r.url, type: r.type, attemptedAt: ms(r.attempted_at) }));
+    return rows.map((r) => ({ url: r.url, types: textArray(r.types), attemptedAt: ms(r.attempted_at) }));
   },
   key: (i) => i.url,
   async attemptsNow(ctx, items) {
@@ -67,7 +71,7 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
   failed: (r) => r.outcome === "unreachable" || r.outcome === "error",
   async fetch(ctx, items) {
     const http = httpFor(ctx, "liveness");
-    return pool(items, HARVEST_CONCURRENCY.liveness, (it) => probeRemote(it.url, it.type, { onCall: http.onCall }));
+    return pool(items, HARVEST_CONCURRENCY.liveness, (it) => probeListedRemote(it.url, it.types, { onCall: http.onCall }));
   },
 
   async write(ctx, tx: Tx, items, results, at) {
@@ -88,7 +92,7 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
         return [
           {
             url: it.url,
-            type: it.type,
+            type: r.type,
             live: true,
             httpStatus: r.httpStatus,
             // an auth-protected endpoint shows no tools: the last list seen is kept
@@ -108,7 +112,7 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
         return [
           {
             url: it.url,
-            type: it.type,
+            type: r.type,
             live: false,
             httpStatus: r.httpStatus,
             toolsHash: p?.toolsHash ?? null,
@@ -133,7 +137,7 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
     if (answered.length) await tx.insert(remoteObservations).values(answered).onConflictDoUpdate({ target: remoteObservations.url, set });
     const unanswered = items.flatMap((it, i) => {
       const r = results[i];
-      return r.outcome === "unreachable" || r.outcome === "error" ? [{ url: it.url, type: it.type, attemptedAt: at, lastError: r.error.slice(0, 500) }] : [];
+      return r.outcome === "unreachable" || r.outcome === "error" ? [{ url: it.url, type: "type" in r ? r.type : it.types[0], attemptedAt: at, lastError: r.error.slice(0, 500) }] : [];
     });
     if (unanswered.length) {
       await tx

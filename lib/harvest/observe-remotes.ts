@@ -3,7 +3,7 @@ import { inArray } from "drizzle-orm";
 import { HARVEST_LEASE_MS } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { serverRemotes } from "@/lib/db/schema";
-import { probeRemote } from "@/lib/sources/liveness";
+import { probeListedRemote } from "@/lib/sources/liveness";
 import type { HarvestContext } from "./harvest-context";
 import { livenessSource } from "./harvest-liveness";
 import { recordChanges } from "./record-changes";
@@ -19,7 +19,13 @@ import { claimItems, leaseKey, releaseItems } from "./leases";
 export async function observeRemotes(db: Db, urls: string[], now: () => Date = () => new Date()): Promise<void> {
   if (!urls.length) return;
   const listed = await db.selectDistinct({ url: serverRemotes.url, type: serverRemotes.type }).from(serverRemotes).where(inArray(serverRemotes.url, urls));
-  const unique = [...new Map(listed.map((r) => [r.url, { url: r.url, type: r.type, attemptedAt: null }])).values()];
+  const byUrl = new Map<string, { url: string; types: string[]; attemptedAt: null }>();
+  for (const r of listed) {
+    const item = byUrl.get(r.url) ?? { url: r.url, types: [], attemptedAt: null };
+    item.types.push(r.type);
+    byUrl.set(r.url, item);
+  }
+  const unique = [...byUrl.values()];
   if (!unique.length) return;
   // The harvest's own item leases: a URL a harvest chunk is probing right now is left to it, and while we
   // probe, no harvest chunk can, so neither writes an answer older than the other's over it.
@@ -29,7 +35,7 @@ export async function observeRemotes(db: Db, urls: string[], now: () => Date = (
   const items = unique.filter((it) => claimed.has(keyOf(it.url)));
   try {
     if (!items.length) return;
-    const results = await Promise.all(items.map((it) => probeRemote(it.url, it.type)));
+    const results = await Promise.all(items.map((it) => probeListedRemote(it.url, it.types)));
     const at = now();
     await db.transaction(async (tx) => {
       // the liveness writer reads nothing from the run context; a refresh is not a run

@@ -146,3 +146,25 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
     await client.close().catch(() => {});
   }
 }
+
+/** The transports the probe speaks, in the order they are tried for a URL listed with several. */
+const PROBED_TRANSPORTS = ["streamable-http", "sse"] as const;
+
+/**
+ * One endpoint as its listings name it. Observations are per URL, and a server may list the same URL once per
+ * transport (`streamable-http` and `sse`): the URL is up when it answers on any of them, so they are tried in
+ * turn (streamable HTTP first) until one answers. It is down only when every listed transport said so; when
+ * none answered and one got no verdict (a timeout), there is no verdict, since a transport mismatch (a 405 to
+ * the other transport's request) says nothing about the endpoint. `type` is the transport of the result kept.
+ */
+export async function probeListedRemote(url: string, types: readonly string[], opts: { timeoutMs?: number; onCall?: () => void } = {}): Promise<ProbeResult & { type: string }> {
+  const listed = PROBED_TRANSPORTS.filter((t) => types.includes(t));
+  const order = listed.length ? listed : [types[0] ?? "streamable-http"];
+  const results: (ProbeResult & { type: string })[] = [];
+  for (const type of order) {
+    const r = { ...(await probeRemote(url, type, opts)), type };
+    if (r.outcome === "up") return r;
+    results.push(r);
+  }
+  return results.find((r) => r.outcome !== "down") ?? results[0];
+}

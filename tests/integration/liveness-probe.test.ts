@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { probeRemote } from "@/lib/sources/liveness";
+import { probeListedRemote, probeRemote } from "@/lib/sources/liveness";
+import { observeRemotes } from "@/lib/harvest/observe-remotes";
+import { remoteObservations } from "@/lib/db/schema";
+import { resetDb } from "../helpers/db";
+import { listing, loadFixtureCatalog } from "../helpers/catalog-fixture";
 import { startMcpTestServer } from "../helpers/mcp-test-server";
 
 // What one probe of a streamable-HTTP remote concludes (docs/harvester.md): a timeout is no answer
@@ -47,5 +51,40 @@ describe("probeRemote", () => {
     } finally {
       mcp.state.status = 200;
     }
+  });
+
+  describe("a URL listed with two transports (as com.teamwork/mcp lists one)", () => {
+    it("is up when it answers on either: streamable HTTP first, so the SSE listing does not make it down", async () => {
+      mcp.state.getStatus = 405;
+      // as SSE alone, this streamable-only server is down (its GET stream answers 405)
+      expect(await probeRemote(mcp.url, "sse", { timeoutMs: 3000 })).toMatchObject({ outcome: "down", httpStatus: 405 });
+      expect(await probeListedRemote(mcp.url, ["sse", "streamable-http"], { timeoutMs: 3000 })).toMatchObject({ outcome: "up", type: "streamable-http", toolsCount: 1 });
+    });
+
+    it("is down only when every listed transport says so, and without a verdict when one got no answer", async () => {
+      mcp.state.status = 503;
+      try {
+        expect(await probeListedRemote(mcp.url, ["sse", "streamable-http"], { timeoutMs: 3000 })).toMatchObject({ outcome: "down", httpStatus: 503, type: "streamable-http" });
+      } finally {
+        mcp.state.status = 200;
+      }
+      mcp.state.getStatus = 405;
+      mcp.state.stall = "tools/list";
+      try {
+        expect(await probeListedRemote(mcp.url, ["streamable-http", "sse"], { timeoutMs: 1500 })).toMatchObject({ outcome: "unreachable", type: "streamable-http" });
+      } finally {
+        mcp.state.stall = undefined;
+      }
+    });
+
+    it("is recorded live by a refresh of a server that lists it both ways", async () => {
+      mcp.state.getStatus = 405;
+      const db = await resetDb();
+      await loadFixtureCatalog(db, [
+        listing({ name: "io.github.both/ways", remotes: [{ type: "sse", url: mcp.url }, { type: "streamable-http", url: mcp.url }] }),
+      ]);
+      await observeRemotes(db, [mcp.url]);
+      expect(await db.select({ live: remoteObservations.live, type: remoteObservations.type }).from(remoteObservations)).toEqual([{ live: true, type: "streamable-http" }]);
+    });
   });
 });
