@@ -275,8 +275,7 @@ export const DELIVERY_RESPONSE_EXCERPT_BYTES = 512;
 /** Finished deliveries (delivered, given up, cancelled) and their attempts are kept this long. */
 export const DELIVERY_RETENTION_DAYS = 30;
 
-/** The embedded server's delivery timer; 0 turns it off (so does BOOT_INGEST=0). */
-/** BOOT_INGEST=0: the server neither fills an empty catalog on start nor runs its harvest and delivery timers. */
+/** BOOT_INGEST=0: the server does not fill an empty catalog from the registry when it starts (nothing else). */
 export function bootIngestEnabled(): boolean {
   return process.env.BOOT_INGEST !== "0";
 }
@@ -287,6 +286,7 @@ export function maintenanceIntervalMs(): number {
   return v === undefined || v === "" ? HOUR_MS : Number(v);
 }
 
+/** The server's own delivery timer (watch notifications); 0 turns it off. */
 export function deliverIntervalMs(): number {
   const v = process.env.DELIVER_INTERVAL_MS;
   return v === undefined || v === "" ? 5_000 : Number(v);

@@ -21,7 +21,7 @@ export async function startBenchServer(databaseUrl: string, port: number, env: R
   // BENCH_PROFILE=<dir> writes the server's V8 CPU profile there when it stops (where does a request's time go?)
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, "scripts/server.mjs"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", DATABASE_URL: databaseUrl, BOOT_INGEST: "0", LOG_FORMAT: "text", LOG_LEVEL: "silent", ...env },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", DATABASE_URL: databaseUrl, BOOT_INGEST: "0", HARVEST_INTERVAL_MS: "0", DELIVER_INTERVAL_MS: "0", LOG_FORMAT: "text", LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; ; i++) {

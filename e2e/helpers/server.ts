@@ -47,6 +47,9 @@ export async function startServer(
     HOSTNAME: "127.0.0.1",
     DATA_DIR: dataDir,
     BOOT_INGEST: "0",
+    // no background harvest (it would reach the internet) or delivery timer: a test runs what it needs
+    HARVEST_INTERVAL_MS: "0",
+    DELIVER_INTERVAL_MS: "0",
     SITE_URL: url,
     LOG_FORMAT: "text",
     NEXT_TELEMETRY_DISABLED: "1",

@@ -27,7 +27,6 @@ export async function boot(): Promise<void> {
   // Retention (evaluations are kept 90 days) holds wherever the server runs: Vercel's cron calls
   // /api/cron/maintenance, every other server process runs it itself.
   if (maintenanceIntervalMs() > 0 && !process.env.VERCEL) startMaintenanceTimer(handle.db, maintenanceIntervalMs());
-  if (!bootIngestEnabled()) return;
   // Watch notifications: Vercel runs /api/cron/deliver instead of a timer.
   if (deliverIntervalMs() > 0 && !process.env.VERCEL) startDeliveryTimer(handle.db, deliverIntervalMs());
   // Evidence harvest: the embedded default runs it itself (Vercel runs /api/cron/harvest);
@@ -35,6 +34,7 @@ export async function boot(): Promise<void> {
   if (harvestIntervalMs() > 0 && !process.env.VERCEL && (handle.kind === "pglite" || process.env.HARVEST_INTERVAL_MS)) {
     startHarvestTimer(handle.db, harvestIntervalMs());
   }
+  if (!bootIngestEnabled()) return;
   const [{ n }] = await handle.db.select({ n: count() }).from(servers).where(isNull(servers.delistedAt));
   if (n > 0) {
     log.info("catalog loaded", { servers: n });
