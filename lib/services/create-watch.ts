@@ -7,6 +7,7 @@ import { WATCH_EVENT_KINDS } from "@/lib/harvest/record-changes";
 import type { WatchInput, WatchView } from "@/lib/schemas/watch";
 import { checkWebhookUrl } from "@/lib/watches/check-webhook-url";
 import { newUnsubscribeToken, newWatchId, newWatchSecret } from "@/lib/watches/watch-ids";
+import { cancelPendingDeliveries } from "@/lib/watches/finish-delivery";
 import { toWatchView } from "@/lib/watches/watch-view";
 
 export const WATCH_SUBSCRIBE_COST = CREDIT_COSTS.watch_subscribe;
@@ -81,11 +82,10 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
       .from(watches)
       .where(and(eq(watches.accountId, accountId), eq(watches.serverId, server.id), eq(watches.targetKey, targetKey), eq(watches.status, "active")));
     if (existing) {
-      const [row] = await tx
-        .update(watches)
-        .set({ events, label, updatedAt: new Date() })
-        .where(eq(watches.id, existing.id))
-        .returning();
+      const now = new Date();
+      const [row] = await tx.update(watches).set({ events, label, updatedAt: now }).where(eq(watches.id, existing.id)).returning();
+      // events of kinds the watch no longer asks for are not sent, queued ones included
+      await cancelPendingDeliveries(tx, existing.id, now, undefined, events);
       return { row, created: false };
     }
     const [{ n }] = await tx

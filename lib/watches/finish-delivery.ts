@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, notInArray, sql } from "drizzle-orm";
 import type { Db, Queryable } from "@/lib/db/client";
 import { watchDeliveries } from "@/lib/db/schema";
 import type { ClaimedDelivery } from "./claim-deliveries";
@@ -53,8 +53,15 @@ export async function finishAttempt(
   return { held, as, nextAttemptAt: next };
 }
 
-/** Cancels a watch's pending deliveries (unsubscribed), or one channel's when its target is gone. */
-export async function cancelPendingDeliveries(db: Queryable, watchId: string, now: Date, channel?: "webhook" | "email"): Promise<number> {
+/** Cancels a watch's pending deliveries (unsubscribed), one channel's when its target is gone, or the kinds it no longer watches. */
+export async function cancelPendingDeliveries(
+  db: Queryable,
+  watchId: string,
+  now: Date,
+  channel?: "webhook" | "email",
+  /** Cancel only events of kinds other than these (a watch whose `events` were narrowed). */
+  keepKinds?: readonly string[],
+): Promise<number> {
   const rows = await db
     .update(watchDeliveries)
     .set({ status: "cancelled", finishedAt: now, leaseToken: null, leaseUntil: null })
@@ -63,6 +70,7 @@ export async function cancelPendingDeliveries(db: Queryable, watchId: string, no
         eq(watchDeliveries.watchId, watchId),
         eq(watchDeliveries.status, "pending"),
         channel ? eq(watchDeliveries.channel, channel) : undefined,
+        keepKinds ? notInArray(watchDeliveries.kind, [...keepKinds]) : undefined,
       ),
     )
     .returning({ id: watchDeliveries.id });

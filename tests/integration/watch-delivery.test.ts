@@ -128,6 +128,24 @@ describe("the outbox", () => {
   });
 });
 
+describe("narrowing a watch's events", () => {
+  it("cancels its queued events of the kinds it no longer asks for, and keeps the rest", async () => {
+    const a = await keyedAccount(db, { credits: 1000 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    await recordTestChanges(db, SERVER, [
+      { kind: "remote_down", before: { live: true }, after: { live: false } },
+      { kind: "security", before: { advisories: [] }, after: { advisories: [{ id: "GHSA-1" }] } },
+    ]);
+    const narrowed = await watchPost(request("/v1/watch", { body: { server_name: SERVER, webhook_url: receiver.url, events: ["security"] }, key: a.key }));
+    expect(narrowed.status).toBe(200);
+    const rows = await db.select().from(watchDeliveries).where(eq(watchDeliveries.watchId, w.watch.id)).orderBy(asc(watchDeliveries.id));
+    expect(rows.map((r) => [r.kind, r.status])).toEqual([
+      ["remote_down", "cancelled"],
+      ["security", "pending"],
+    ]);
+  });
+});
+
 describe("webhook delivery", () => {
   it("POSTs over HTTPS with the event headers, the DESIGN §8 payload and a signature made with the watch secret", async () => {
     const a = await keyedAccount(db, { credits: 100 });
