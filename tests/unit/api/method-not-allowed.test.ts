@@ -67,3 +67,23 @@ describe("HEAD", () => {
     }
   });
 });
+
+describe("operator and cron routes (app/api)", () => {
+  it("answer every method: a method they do not take is 405 with the Error body and Allow, OPTIONS says which", async () => {
+    const files = routeFiles("app/api").filter((f) => !f.includes(`${path.sep}auth${path.sep}`));
+    expect(files.length).toBeGreaterThanOrEqual(6);
+    for (const file of files) {
+      const mod = await import(/* @vite-ignore */ path.resolve(file));
+      for (const m of [...METHODS, "OPTIONS"]) expect(typeof mod[m], `${file} ${m}`).toBe("function");
+      const allow = (await mod.OPTIONS(new Request("http://localhost/api/x", { method: "OPTIONS" }))).headers.get("allow") as string;
+      const refused = METHODS.filter((m) => !allow.split(", ").includes(m));
+      expect(refused.length, file).toBeGreaterThan(0);
+      for (const m of refused) {
+        const res: Response = await mod[m](new Request("http://localhost/api/x", { method: m }));
+        expect(res.status, `${file} ${m}`).toBe(405);
+        expect(res.headers.get("allow")).toBe(allow);
+        expect((await res.json()).error).toBe("method_not_allowed");
+      }
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/other-methods";
 import { withCaller } from "@/lib/api/with-caller";
 import { requireCronSecret } from "@/lib/api/cron-auth";
 import { getDb } from "@/lib/db/client";
@@ -12,3 +13,5 @@ export const GET = withCaller(async ({ req }) => {
   requireCronSecret(req);
   return { ok: true, ...(await runDeliveries(await getDb(), { budgetMs: 45_000 })) };
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

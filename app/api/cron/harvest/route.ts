@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/other-methods";
 import { withCaller } from "@/lib/api/with-caller";
 import { requireCronSecret } from "@/lib/api/cron-auth";
 import { invalidRequest } from "@/lib/api/errors";
@@ -53,3 +54,5 @@ export const GET = withCaller(async ({ req, url }) => {
   });
   return new Response(body, { status: 200, headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" } });
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

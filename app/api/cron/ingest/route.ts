@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/other-methods";
 import { withCaller } from "@/lib/api/with-caller";
 import { requireCronSecret } from "@/lib/api/cron-auth";
 import { readBinaryBody } from "@/lib/api/request";
@@ -53,3 +54,5 @@ export const POST = withCaller(async ({ req, url }) => {
   const result = await ingestDump(await getDb(), entries, origin, observedAt ? new Date(observedAt) : undefined);
   return { ok: true, ...result };
 });
+
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/api/other-methods";
 import { withCaller } from "@/lib/api/with-caller";
 import { requireCronSecret } from "@/lib/api/cron-auth";
 import { getDb } from "@/lib/db/client";
@@ -10,3 +11,5 @@ export const GET = withCaller(async ({ req }) => {
   requireCronSecret(req);
   return runMaintenance(await getDb());
 });
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
