@@ -18,7 +18,10 @@ export const watchInputSchema = z
       .url({ message: "webhook_url must be an absolute URL" })
       // its own message: without one a too-long URL took the url() message and was called "not absolute"
       .max(2048, "webhook_url must be at most 2048 characters")
-      .refine((u) => /^https:\/\//i.test(u), "webhook_url must use https (plain http is refused)")
+      // without a scheme the url() check above has said what is wrong
+      .refine((u) => /^https:\/\//i.test(u) || !/^[a-z][a-z0-9+.-]*:/i.test(u), {
+        error: (issue) => `webhook_url must use https (${/^([a-z][a-z0-9+.-]*):/i.exec(String(issue.input))?.[1]?.toLowerCase()} is refused)`,
+      })
       .optional(),
     email: z.email().max(254).optional(),
     events: z
@@ -63,7 +66,10 @@ export const watchListResponseSchema = z.strictObject({
   watches: z.array(watchSchema),
 });
 
-export const watchDeleteQuerySchema = z.strictObject({ id: z.string().min(1).max(100) });
+/** A watch id in a query: "id is required" when it is missing, rather than a type error about undefined. */
+const watchIdParam = z.string({ error: (issue) => (issue.input === undefined ? "id is required" : undefined) }).min(1).max(100);
+
+export const watchDeleteQuerySchema = z.strictObject({ id: watchIdParam });
 
 export const watchDeleteResponseSchema = z.strictObject({
   ok: z.literal(true),
@@ -100,7 +106,7 @@ export const watchDeliverySchema = z.strictObject({
 });
 
 export const watchDeliveriesQuerySchema = z.strictObject({
-  id: z.string().min(1).max(100),
+  id: watchIdParam,
   limit: integerParam("limit", 1, 100).default(20),
 });
 

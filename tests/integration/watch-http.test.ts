@@ -176,12 +176,13 @@ describe("POST /v1/watch", () => {
 
   it.each([
     ["neither webhook_url nor email", { server_name: SERVER }, "webhook_url, an email"],
-    ["an http: URL", { server_name: SERVER, webhook_url: "http://hooks.example.com/x" }, "https"],
+    ["an http: URL", { server_name: SERVER, webhook_url: "http://hooks.example.com/x" }, "webhook_url: webhook_url must use https (http is refused)"],
+    ["an ftp: URL", { server_name: SERVER, webhook_url: "ftp://hooks.example.com/x" }, "webhook_url: webhook_url must use https (ftp is refused)"],
     ["an unknown event kind", { server_name: SERVER, webhook_url: HOOK, events: ["server_new"] }, "events"],
     ["an empty events list", { server_name: SERVER, webhook_url: HOOK, events: [] }, "events"],
     ["an unknown field", { server_name: SERVER, webhook_url: HOOK, secret: "whsec_mine" }, "unknown field"],
     ["a malformed e-mail", { server_name: SERVER, email: "not-an-address" }, "email"],
-    ["a relative URL", { server_name: SERVER, webhook_url: "/hooks" }, "webhook_url"],
+    ["a relative URL", { server_name: SERVER, webhook_url: "/hooks" }, "webhook_url: webhook_url must be an absolute URL"],
     ["a webhook_url over 2048 characters", { server_name: SERVER, webhook_url: `https://hooks.example.com/${"p".repeat(2048)}` }, "webhook_url must be at most 2048 characters"],
     ["a URL with credentials", { server_name: SERVER, webhook_url: "https://user:pw@127.0.0.1/x" }, "user name"],
     ["no server_name", { webhook_url: HOOK }, "server_name"],
@@ -256,6 +257,9 @@ describe("GET and DELETE /v1/watch", () => {
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toMatchObject({ ok: false, error: "not_found" });
     expect((await del("wat_0000000000000000", a.key)).status).toBe(404);
+    // no id at all says so
+    const noId = await watchDelete(request("/v1/watch", { key: a.key, method: "DELETE" }));
+    expect([noId.status, (await noId.json()).message]).toEqual([400, "id: id is required"]);
 
     const gone = await del(w1.id, a.key);
     expect(gone.status).toBe(200);
