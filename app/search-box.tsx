@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { waitText } from "./_components/wait-text";
+import { serverPagePath } from "@/lib/cards/links";
 
 // GET /v1/search spends one of an anonymous IP's 10 daily lookups per distinct query, so the box waits for a
 // pause in typing, needs 2 characters, never asks the same query twice, and cancels answers overtaken by typing.
@@ -23,8 +24,6 @@ type State =
   | { kind: "loading"; q: string }
   | { kind: "done"; q: string; results: Result[] }
   | { kind: "error"; q: string; message: string };
-
-const pagePath = (name: string) => `/servers/${encodeURI(name)}`;
 
 export function SearchBox() {
   const id = useId();
@@ -120,7 +119,7 @@ export function SearchBox() {
             <ol className="results" data-testid="search-results">
               {state.results.map((r) => (
                 <li key={r.server_name} data-testid="search-result">
-                  <a href={pagePath(r.server_name)} className="wrap">
+                  <a href={serverPagePath(r.server_name)} className="wrap">
                     {r.server_name}
                   </a>
                   {r.title && <span> · {r.title}</span>}

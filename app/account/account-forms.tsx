@@ -33,7 +33,7 @@ export function LostKeyForm() {
       {state.sentTo && (
         <p className="notice" role="status" data-testid="lost-key-sent">
           We sent a new key (<code>{state.prefix}…</code>) to {state.sentTo}: a lost key cannot be sent again, since we keep
-          only its hash. Revoke the key you lost below.
+          only its hash. Revoke the key you lost in the list of keys above.
         </p>
       )}
       <KeyMailError state={state} />

@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } fr
 import { formatAuditText } from "@/lib/config-audit/format-text";
 import type { AuditResult } from "@/lib/schemas/config-audit";
 import styles from "./audit.module.css";
+import { auditErrorText } from "./audit-error-text";
 
 const MAX_BYTES = 256 * 1024;
 const EXIT_MEANING: Record<number, string> = {
@@ -62,8 +63,7 @@ export function AuditForm() {
       const res = await fetch(`/v1/audit?${params}`, { method: "POST", body: text, headers });
       const body = await res.json().catch(() => null);
       if (!res.ok || !body?.ok) {
-        const retry = body?.retry_after ? ` Try again in ${Math.ceil(body.retry_after / 3600)} h, or use an API key.` : "";
-        setError(`${res.status} ${body?.error ?? "error"}: ${body?.message ?? "the audit failed"}.${retry}`);
+        setError(auditErrorText(res.status, body));
       } else {
         setResult(body as AuditResult);
       }

@@ -22,7 +22,10 @@ export default function AuditPage() {
       <p>
         Without an API key you can audit one config of up to {AUDIT_MAX_ENTRIES_KEYLESS} entries a day; with a key, up to{" "}
         {AUDIT_MAX_ENTRIES_KEYED} entries for 1 credit per distinct config a day. The file is read, not stored. In CI, send
-        the same file to the API: <code>curl --fail-with-body --data-binary @.mcp.json &quot;$BASE/v1/audit?strict=1&quot;</code>.
+        the same file to the API and exit with the code it returns (a BLOCK still answers HTTP 200, so{" "}
+        <code>curl --fail</code> alone never fails the build):{" "}
+        <code>curl -sS -D h.txt --data-binary @.mcp.json &quot;$BASE/v1/audit?strict=1&quot;</code>, then{" "}
+        <code>exit &quot;$(grep -i &apos;^x-catalog-exit-code:&apos; h.txt | tr -dc 0-9)&quot;</code> (<a href="/docs#auditConfig">POST /v1/audit</a>).
       </p>
       <AuditForm />
     </>

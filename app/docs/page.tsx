@@ -72,7 +72,7 @@ export default async function DocsPage() {
                   ) : null}
                 </p>
                 {op.parameters && (
-                  <div className="table-wrap" tabIndex={0} role="region" aria-label="Parameters">
+                  <div className="table-wrap" tabIndex={0} role="region" aria-label={`Parameters of ${method.toUpperCase()} ${path}`}>
                     <table className="data">
                       <caption>Parameters</caption>
                       <thead>

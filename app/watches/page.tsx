@@ -24,7 +24,7 @@ export default async function WatchesPage({ searchParams }: Props) {
   const account = await currentAccount();
   const sp = await searchParams;
   const server = typeof sp.server === "string" ? sp.server : "";
-  if (!account) redirect(`/signin?callbackUrl=${encodeURIComponent(server ? `/watches?server=${server}` : "/watches")}`);
+  if (!account) redirect(`/signin?callbackUrl=${encodeURIComponent(server ? `/watches?server=${encodeURIComponent(server)}` : "/watches")}`);
   const db = await getDb();
   const caller = accountCaller(account);
   const { watches } = await listWatches(db, caller);
@@ -80,7 +80,7 @@ export default async function WatchesPage({ searchParams }: Props) {
                   {deliveries[i].deliveries.length === 0 ? (
                     <p className="small">Nothing has been sent yet: no change of this server since the watch began.</p>
                   ) : (
-                    <div className="table-wrap" tabIndex={0} role="region" aria-label="Deliveries">
+                    <div className="table-wrap" tabIndex={0} role="region" aria-label={`Deliveries of watch ${w.id}`}>
                       <table className="data">
                         <thead>
                           <tr>

@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { cacheControl, etagOf, notModified } from "@/lib/api/cacheable";
 import { log } from "@/lib/log";
 import { BADGE_STYLES, renderBadge, unavailableBadge, type BadgeStyle } from "@/lib/services/render-badge";
+import { nameFromRequestPath } from "@/lib/cards/links";
 
 export const dynamic = "force-dynamic";
 
@@ -9,10 +10,9 @@ export const dynamic = "force-dynamic";
  * GET /badge/<namespace>/<name>.svg: the name is carried as-is, slash included (DESIGN §3). Always an SVG,
  * 404 included, so an embed shows "not in catalog" rather than a broken image.
  */
-export async function GET(req: Request, ctx: { params: Promise<{ name: string[] }> }): Promise<Response> {
-  const { name: segments } = await ctx.params;
-  const path = segments.map(safeDecode).join("/");
-  const name = path.endsWith(".svg") ? path.slice(0, -".svg".length) : "";
+export async function GET(req: Request, _ctx: { params: Promise<{ name: string[] }> }): Promise<Response> {
+  // from the raw path, decoded once: Next.js hands route handlers their params already decoded
+  const name = nameFromRequestPath(req.url, "/badge/", ".svg");
   const url = new URL(req.url);
   const style = (BADGE_STYLES as readonly string[]).includes(url.searchParams.get("style") ?? "") ? (url.searchParams.get("style") as BadgeStyle) : undefined;
   const show = url.searchParams.get("show") === "health" ? "health" : "decision";
@@ -34,12 +34,4 @@ export async function GET(req: Request, ctx: { params: Promise<{ name: string[] 
   };
   if (badge.status === 200 && notModified(req, etag)) return new Response(null, { status: 304, headers });
   return new Response(badge.svg, { status: badge.status, headers });
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }

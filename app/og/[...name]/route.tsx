@@ -1,7 +1,7 @@
 import { ImageResponse } from "@vercel/og";
 import { getDb } from "@/lib/db/client";
 import { getServerPage } from "@/lib/services/get-server-page";
-import { nameFromSegments } from "@/app/servers/[...name]/server-name";
+import { nameFromRequestPath } from "@/lib/cards/links";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -16,8 +16,9 @@ const latin = (s: string, max: number) => {
 };
 
 /** GET /og/<name>.png: the server page's Open Graph image (1200×630), from the same view as the page. */
-export async function GET(_req: Request, ctx: { params: Promise<{ name: string[] }> }): Promise<Response> {
-  const name = nameFromSegments((await ctx.params).name).replace(/\.png$/, "");
+export async function GET(req: Request, _ctx: { params: Promise<{ name: string[] }> }): Promise<Response> {
+  // from the raw path, decoded once: Next.js hands route handlers their params already decoded
+  const name = nameFromRequestPath(req.url, "/og/", "").replace(/\.png$/, "");
   const view = await getServerPage(await getDb(), name);
   if (!view) return new Response("not in catalog\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300" } });
   const { card, decisions } = view;

@@ -1,20 +1,13 @@
 import type { HealthCard } from "@/lib/schemas/health-card";
+import { decodeSegments, namePath } from "@/lib/cards/links";
 
 /** The canonical name from the catch-all segments of /servers/<namespace>/<name> (the slash is part of it). */
 export function nameFromSegments(segments: string[]): string {
-  return segments
-    .map((seg) => {
-      try {
-        return decodeURIComponent(seg);
-      } catch {
-        return seg;
-      }
-    })
-    .join("/");
+  return decodeSegments(segments);
 }
 
 /** The Open Graph image of a server page (app/og/[...name]/route.tsx). */
-export const ogImagePath = (name: string) => `/og/${encodeURI(name)}.png`;
+export const ogImagePath = (name: string) => `/og/${namePath(name)}.png`;
 
 /** The README snippet: the badge image linking to the server page. */
 export function badgeMarkdown(card: HealthCard): string {
