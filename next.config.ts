@@ -10,6 +10,12 @@ const nextConfig: NextConfig = {
   // The build type-checks only what it ships; tests, benches and scripts are checked by `npm run typecheck`.
   typescript: { tsconfigPath: "tsconfig.next.json" },
   typedRoutes: false,
+  // No page is meant to be framed by another site (the account and watch forms least of all); badges and
+  // Open Graph images are embedded as images, which this does not affect.
+  async headers() {
+    // (X-Frame-Options rather than a CSP frame-ancestors: the badge route sends a CSP of its own)
+    return [{ source: "/:path*", headers: [{ key: "X-Frame-Options", value: "DENY" }] }];
+  },
 };
 
 export default nextConfig;

@@ -97,6 +97,8 @@ describe("web pages in a browser", () => {
     expect(await page.getByTestId("stat-healthy").textContent()).toBe(String(stats.health.healthy));
     expect(await page.getByTestId("stat-verified").textContent()).toBe(String(stats.verified));
     expect(stats.servers.listed).toBe(4);
+    // no page may be framed by another site (the account and watch forms least of all)
+    for (const p of ["/", "/account", "/watches"]) expect((await fetch(`${server.url}${p}`, { redirect: "manual" })).headers.get("x-frame-options"), p).toBe("DENY");
   });
 
   it("the skip link is the first stop of the keyboard and moves focus to the content", async () => {

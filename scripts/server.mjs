@@ -2,7 +2,11 @@
 // is to tell route handlers the caller's real socket address. Without it a client
 // could send its own x-forwarded-for and reset the anonymous allowance.
 import http from "node:http";
-import next from "next";
+
+// The production server, however it is started (npm start sets this too, a process manager may not): without
+// it Next.js runs parts of its development paths and answers a malformed URL with a 500. Set before Next loads.
+process.env.NODE_ENV ??= "production";
+const { default: next } = await import("next");
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
