@@ -99,6 +99,12 @@ describe("web pages in a browser", () => {
     expect(stats.servers.listed).toBe(4);
     // no page may be framed by another site (the account and watch forms least of all)
     for (const p of ["/", "/account", "/watches"]) expect((await fetch(`${server.url}${p}`, { redirect: "manual" })).headers.get("x-frame-options"), p).toBe("DENY");
+    // the feed and the API docs are whole in the HTML, for readers without JavaScript (no loading state to swap)
+    for (const p of ["/docs", "/changes"]) {
+      const html = await (await fetch(`${server.url}${p}`)).text();
+      expect(html, p).not.toContain('data-testid="loading"');
+      expect(html, p).not.toMatch(/<div hidden[^>]*id="S:0"/);
+    }
   });
 
   it("the skip link is the first stop of the keyboard and moves focus to the content", async () => {
