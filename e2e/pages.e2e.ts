@@ -209,6 +209,11 @@ describe("web pages in a browser", () => {
     expect(header.slice(1).map((h) => h.split("builtin:")[0])).toEqual(catalog.policies.map((p: { name: string }) => p.name));
     expect(await page.getByTestId("ruleset").locator("tbody tr").count()).toBe(catalog.ruleset.rules.length);
     for (const digest of Object.values(catalog.policy_digests)) expect(await page.getByText(digest as string).count()).toBe(1);
+    // each decision's fixed meaning, word for word as a result states it
+    const result = await (
+      await fetch(`${server.url}/v1/preflight`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ server_name: PAGE_SERVERS.pass }) })
+    ).json();
+    expect(await page.getByTestId("decision-meanings").textContent()).toContain(result.meaning);
   });
 
   it("changes: the feed newest first, filterable by kind, one server's history linked from its page", async () => {

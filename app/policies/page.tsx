@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { getPolicyCatalog } from "@/lib/services/get-policy-catalog";
+import { DECISION_MEANINGS } from "@/lib/engine/decision";
 
 export const metadata: Metadata = {
   title: "Policies",
@@ -104,8 +105,18 @@ export default function PoliciesPage() {
       </dl>
       <p>
         The decision: any <strong>block</strong> → BLOCK; else any <strong>review</strong> → REVIEW; a required fact that is{" "}
-        <strong>unknown</strong> takes the policy&apos;s <code>unknown_required</code>; else PASS.
+        <strong>unknown</strong> takes the policy&apos;s <code>unknown_required</code>; else PASS. What each decision means, always:
       </p>
+      <dl data-testid="decision-meanings">
+        {(Object.entries(DECISION_MEANINGS) as [string, string][]).map(([decision, meaning]) => (
+          <div key={decision}>
+            <dt>
+              <strong className={`d-${decision}`}>{decision}</strong>
+            </dt>
+            <dd>{meaning}</dd>
+          </div>
+        ))}
+      </dl>
       <h3>Rules, in order</h3>
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Rules table">
         <table className="data" data-testid="ruleset">

@@ -74,7 +74,8 @@ export default async function ServerPage({ params }: Props) {
         <h2 id="decisions">Decisions</h2>
         <p className="muted small">
           What <code>POST /v1/preflight</code> answers for these facts now, under each built-in policy. A PASS is a public-evidence policy
-          result: not a security finding, not an install or execution authorization, not a sandbox. Stop on BLOCK, ask a human on REVIEW.
+          result: not a security finding, not an install or execution authorization, not a sandbox. Stop on BLOCK, ask a human on REVIEW.{" "}
+          <a href="/policies">What each policy requires</a>.
         </p>
         <ul className={s.decisions}>
           {decisions.map((d) => (
