@@ -289,8 +289,19 @@ describe("web pages in a browser", () => {
     await page.waitForURL(/\/watches$/);
     expect(await page.getByTestId("no-watches").count()).toBe(1);
     await page.getByLabel("Server name (exact)").fill(PAGE_SERVERS.pass);
-    await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Label (optional)").fill("from the browser");
+    // a refused form keeps what was typed (React resets a form after its action): fix one field and send again
+    await page.getByLabel("Webhook URL (https)").fill("http://hooks.example.com/catalog");
+    await page.getByRole("checkbox", { name: "remote_up" }).uncheck();
+    await page.getByRole("button", { name: /^Create watch/ }).click();
+    await page.getByTestId("watch-error").waitFor();
+    expect(await page.getByTestId("watch-error").textContent()).toContain("must use https");
+    expect(await page.getByLabel("Server name (exact)").inputValue()).toBe(PAGE_SERVERS.pass);
+    expect(await page.getByLabel("Label (optional)").inputValue()).toBe("from the browser");
+    expect(await page.getByRole("checkbox", { name: "remote_up" }).isChecked()).toBe(false);
+    await page.getByLabel("Webhook URL (https)").fill("");
+    await page.getByRole("checkbox", { name: "remote_up" }).check();
+    await page.getByLabel("E-mail").fill(email);
     await page.getByRole("button", { name: /^Create watch/ }).click();
     await page.getByTestId("watch-created").waitFor();
     const secret = (await page.getByTestId("watch-secret").textContent())!.trim();

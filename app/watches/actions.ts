@@ -18,6 +18,16 @@ export interface CreateWatchState {
   /** Only in the answer that created the watch: shown once, like POST /v1/watch. */
   secret?: string;
   error?: string;
+  /** What was submitted, on an error: the form shows it again (React resets a form after its action). */
+  values?: WatchFormValues;
+}
+
+export interface WatchFormValues {
+  server_name: string;
+  webhook_url: string;
+  email: string;
+  events: string[];
+  label: string;
 }
 
 const text = (v: FormDataEntryValue | null) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
@@ -27,9 +37,12 @@ export async function createWatchAction(_prev: CreateWatchState, form: FormData)
   const account = await currentAccount();
   if (!account) return { error: "Your session ended; sign in again." };
   const caller = accountCaller(account);
+  const events = form.getAll("events").map(String);
+  const submitted = (name: string) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
+  const values: WatchFormValues = { server_name: submitted("server_name"), webhook_url: submitted("webhook_url"), email: submitted("email"), events, label: submitted("label") };
+  // the form's event boxes all start ticked: none ticked is a choice the schema refuses, not "every kind"
+  if (!events.length) return { error: "Tick at least one event kind.", values };
   try {
-    // the form's event boxes all start ticked: none ticked is a choice the schema refuses, not "every kind"
-    const events = form.getAll("events").map(String);
     const input = parseWith(watchInputSchema, {
       server_name: text(form.get("server_name")),
       webhook_url: text(form.get("webhook_url")),
@@ -42,7 +55,7 @@ export async function createWatchAction(_prev: CreateWatchState, form: FormData)
     revalidatePath("/watches");
     return { created: result.created, watch: result.watch, secret: result.secret };
   } catch (err) {
-    if (err instanceof ApiError) return { error: err.message };
+    if (err instanceof ApiError) return { error: err.message, values };
     throw err;
   }
 }

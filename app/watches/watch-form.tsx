@@ -7,19 +7,21 @@ const KINDS = ["remote_down", "remote_up", "health_change", "verified_change", "
 
 export function CreateWatchForm({ server, email, cost }: { server: string; email: string; cost: number }) {
   const [state, action, pending] = useActionState<CreateWatchState, FormData>(createWatchAction, {});
+  // after an error the form shows what was sent (React resets a form to its defaults once the action ran)
+  const v = state.values;
   return (
     <form action={action} className="watch-form" data-testid="create-watch">
       <div className="field">
         <label htmlFor="w-server">Server name (exact)</label>
-        <input id="w-server" name="server_name" required defaultValue={server} placeholder="io.github.owner/name" spellCheck={false} autoComplete="off" />
+        <input id="w-server" name="server_name" required defaultValue={v?.server_name ?? server} placeholder="io.github.owner/name" spellCheck={false} autoComplete="off" />
       </div>
       <div className="field">
         <label htmlFor="w-webhook">Webhook URL (https)</label>
-        <input id="w-webhook" name="webhook_url" type="url" placeholder="https://hooks.example.com/catalog" aria-describedby="w-target-hint" />
+        <input id="w-webhook" name="webhook_url" type="url" defaultValue={v?.webhook_url} placeholder="https://hooks.example.com/catalog" aria-describedby="w-target-hint" />
       </div>
       <div className="field">
         <label htmlFor="w-email">E-mail</label>
-        <input id="w-email" name="email" type="email" placeholder={email} aria-describedby="w-target-hint" />
+        <input id="w-email" name="email" type="email" defaultValue={v?.email} placeholder={email} aria-describedby="w-target-hint" />
       </div>
       <p id="w-target-hint" className="small muted">
         A webhook URL, an e-mail address, or both. Webhooks are signed with the secret shown once below; private and loopback addresses are
@@ -29,13 +31,13 @@ export function CreateWatchForm({ server, email, cost }: { server: string; email
         <legend>Events</legend>
         {KINDS.map((k) => (
           <label key={k} className="check">
-            <input type="checkbox" name="events" value={k} defaultChecked /> <code>{k}</code>
+            <input type="checkbox" name="events" value={k} defaultChecked={v ? v.events.includes(k) : true} /> <code>{k}</code>
           </label>
         ))}
       </fieldset>
       <div className="field">
         <label htmlFor="w-label">Label (optional)</label>
-        <input id="w-label" name="label" maxLength={200} />
+        <input id="w-label" name="label" maxLength={200} defaultValue={v?.label} />
       </div>
       <div>
         <button type="submit" disabled={pending}>
