@@ -38,7 +38,9 @@ describe("the watch form's action", () => {
     const a = await keyedAccount(db, { credits: 100 });
     session.accountId = a.accountId;
     const none = await createWatchAction({}, form({ server_name: "io.github.acme/weather", email: "ops@example.com" }));
-    expect(none.error).toMatch(/events/);
+    expect(none.error).toBe("Tick at least one event kind.");
+    // what was typed comes back, for the form to show again
+    expect(none.values).toEqual({ server_name: "io.github.acme/weather", webhook_url: "", email: "ops@example.com", events: [], label: "" });
     expect(await db.select().from(watches)).toEqual([]);
     const two = await createWatchAction({}, form({ server_name: "io.github.acme/weather", email: "ops@example.com", events: ["remote_down", "security"] }));
     expect(two.created).toBe(true);
