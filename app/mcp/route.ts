@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { callerInputFrom, quotaHeaders } from "@/lib/quota";
 import type { McpAuthExtra } from "@/lib/mcp/run-tool";
 import { registerTools } from "@/lib/mcp/register-tools";
@@ -53,9 +54,35 @@ function takeServer(): McpServer {
   return server;
 }
 
+/**
+ * A single tools/call whose params are not a tool call (no name, arguments that are not an object): JSON-RPC's
+ * -32602 Invalid params naming what is wrong. The SDK answers these with -32603 Internal error and a raw
+ * validation dump. Batches are left to the SDK.
+ */
+function invalidToolCall(req: Request, parsed: unknown): Response | null {
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return null;
+  // what the transport checks first (415, 406, 400) keeps its own answer
+  const accept = req.headers.get("accept") ?? "";
+  const version = req.headers.get("mcp-protocol-version");
+  if (!/application\/json/i.test(req.headers.get("content-type") ?? "") || !/application\/json/i.test(accept) || !/text\/event-stream/i.test(accept)) return null;
+  if (version && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  const m = parsed as { jsonrpc?: unknown; id?: unknown; method?: unknown };
+  if (m.method !== "tools/call" || m.id === undefined) return null;
+  const check = CallToolRequestSchema.safeParse(parsed);
+  if (check.success) return null;
+  const what = check.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join(".") || "request"}: ${i.message}`)
+    .join("; ");
+  const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
+  return json({ jsonrpc: "2.0", id, error: { code: -32602, message: `Invalid params: ${what}` } }, { status: 200 });
+}
+
 async function mcp(req: Request): Promise<Response> {
   const message = await readMessage(req);
   if (message instanceof Response) return message;
+  const invalid = invalidToolCall(req, message.parsed);
+  if (invalid) return invalid;
   const server = takeServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

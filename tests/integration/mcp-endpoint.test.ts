@@ -174,6 +174,26 @@ describe("/mcp", () => {
     expect((await rpc("catalog_stats", {})).headers.get("x-tier")).toBeNull();
   });
 
+  it("answers a tools/call whose params are not a tool call with -32602 Invalid params, not an internal error", async () => {
+    const send = async (params: unknown, headers: Record<string, string> = {}) => {
+      const res = await mcpPost(
+        request("/mcp", { method: "POST", headers: { accept: "application/json, text/event-stream", ...headers }, body: { jsonrpc: "2.0", id: 7, method: "tools/call", ...(params === undefined ? {} : { params }) } }),
+      );
+      return { status: res.status, body: await res.json() };
+    };
+    for (const [params, what] of [
+      [{ name: 5 }, "params.name"],
+      [undefined, "params"],
+      [{ name: "catalog_stats", arguments: [] }, "params.arguments"],
+    ] as const) {
+      const { status, body } = await send(params);
+      expect(status).toBe(200);
+      expect(body).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: expect.stringMatching(new RegExp(`^Invalid params: ${what.replace(".", "\\.")}: `)) } });
+    }
+    // what the transport checks first keeps its own answer
+    expect((await send({ name: 5 }, { accept: "application/json" })).status).toBe(406);
+  });
+
   it("counts anonymous lookups per IP like REST and answers rate_limited past 10 distinct ones", async () => {
     const { listing, loadFixtureCatalog: load } = await import("../helpers/catalog-fixture");
     await load(db, Array.from({ length: 11 }, (_, i) => listing({ name: `io.github.many/s${i}` })));
