@@ -89,6 +89,8 @@ export const deliveryAttemptSchema = z.strictObject({
   ok: z.boolean(),
   status_code: z.number().int().nullable(),
   error: z.string().nullable(),
+  /** The start of the receiver's answer (at most 512 bytes; an SMTP reply for e-mail), null when none came. */
+  response: z.string().nullable(),
 });
 
 export const watchDeliverySchema = z.strictObject({

@@ -10,7 +10,7 @@ type Response = z.infer<typeof watchDeliveriesResponseSchema>;
 
 /**
  * GET /v1/watch/deliveries?id=: a watch's newest deliveries with every attempt
- * (status code, error, duration), so an owner can see why a receiver missed an
+ * (status code, error, duration, the start of the receiver's answer), so an owner can see why a receiver missed an
  * event and when it is tried next.
  */
 export async function listWatchDeliveries(db: Db, caller: WatchCaller, id: string, limit: number): Promise<Response> {
@@ -52,6 +52,7 @@ export async function listWatchDeliveries(db: Db, caller: WatchCaller, id: strin
         ok: a.ok,
         status_code: a.statusCode,
         error: a.error,
+        response: a.response ?? null,
       })),
     })),
   };

@@ -214,6 +214,10 @@ describe("webhook delivery", () => {
     expect(attempts.map((x) => x.statusCode)).toEqual([500, 500, 500, 500, 500, 200]);
     expect(attempts.map((x) => x.error)).toEqual(["HTTP 500", "HTTP 500", "HTTP 500", "HTTP 500", "HTTP 500", null]);
     expect(attempts[0].response).toBe("database down");
+    // the owner reads the receiver's answer too
+    const view = watchDeliveriesResponseSchema.parse(await (await deliveriesGet(request(`/v1/watch/deliveries?id=${w.watch.id}`, { key: a.key }))).json());
+    expect(view.deliveries[0].attempt_log.map((x) => x.response)).toEqual(attempts.map((x) => x.response ?? null));
+    expect(view.deliveries[0].attempt_log[0].response).toBe("database down");
     expect(attempts.map((x) => (x.startedAt.getTime() - t0) / S)).toEqual([0, 30, 90, 210, 450, 930]);
     // the receiver saw the same delivery id every time
     expect(new Set(receiver.requests.map((r) => r.headers["x-catalog-delivery"])).size).toBe(1);
