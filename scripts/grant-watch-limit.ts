@@ -2,33 +2,17 @@
 // for watches. An operator gives one account its own limit of active watches, or takes it back to its tier's.
 import { parseArgs } from "node:util";
 import { grantWatchLimit, grantWatchLimitInputSchema } from "@/lib/services/grant-watch-limit";
-import { postToLocalServer } from "./lib/local-server";
-import { runJob, withOwnDatabase } from "./lib/run-job";
+import { argumentsOrExit, runAdminJob } from "./lib/run-job";
 
 const { values } = parseArgs({ options: { email: { type: "string" }, limit: { type: "string" }, help: { type: "boolean", short: "h" } } });
 if (values.help || !values.email || !values.limit) {
   console.log("usage: npm run account:watch-limit -- --email <address> --limit <number>|tier");
   process.exit(values.help ? 0 : 2);
 }
-const parsed = grantWatchLimitInputSchema.safeParse({
+const input = argumentsOrExit(grantWatchLimitInputSchema, {
   email: values.email,
   watch_limit: values.limit === "tier" ? null : /^\d+$/.test(values.limit) ? Number(values.limit) : values.limit,
 });
-if (!parsed.success) {
-  console.error(`invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-  process.exit(2);
-}
 
-let result: { account_id: string; tier: string; watch_limit: number; granted: boolean } | undefined;
-await runJob(
-  "account:watch-limit",
-  async () => {
-    const answer = await postToLocalServer<NonNullable<typeof result>>("/api/admin/watch-limit", parsed.data);
-    if (answer) result = answer;
-    return answer !== false;
-  },
-  async () => {
-    result = await withOwnDatabase((db) => grantWatchLimit(db, parsed.data));
-  },
-);
-console.log(`account ${result!.account_id} (${result!.tier}): ${result!.watch_limit} active watches${result!.granted ? " (granted)" : " (its tier's limit)"}`);
+const result = await runAdminJob("account:watch-limit", "/api/admin/watch-limit", input, grantWatchLimit);
+console.log(`account ${result.account_id} (${result.tier}): ${result.watch_limit} active watches${result.granted ? " (granted)" : " (its tier's limit)"}`);

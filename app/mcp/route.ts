@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { callerInputFrom, quotaHeaders } from "@/lib/quota";
 import type { McpAuthExtra } from "@/lib/mcp/run-tool";
 import { registerTools } from "@/lib/mcp/register-tools";
@@ -55,34 +55,24 @@ function takeServer(): McpServer {
 }
 
 /**
- * A single tools/call whose params are not a tool call (no name, arguments that are not an object): JSON-RPC's
- * -32602 Invalid params naming what is wrong. The SDK answers these with -32603 Internal error and a raw
- * validation dump. Batches are left to the SDK.
+ * What is wrong with a single tools/call whose params are not a tool call (no name, arguments that are not an
+ * object), or null. The SDK answers such a call with -32603 Internal error and a raw validation dump; the
+ * route turns that answer into JSON-RPC's -32602 Invalid params naming the field. Batches are left as they are.
  */
-function invalidToolCall(req: Request, parsed: unknown): Response | null {
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return null;
-  // what the transport checks first (415, 406, 400) keeps its own answer
-  const accept = req.headers.get("accept") ?? "";
-  const version = req.headers.get("mcp-protocol-version");
-  if (!/application\/json/i.test(req.headers.get("content-type") ?? "") || !/application\/json/i.test(accept) || !/text\/event-stream/i.test(accept)) return null;
-  if (version && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-  const m = parsed as { jsonrpc?: unknown; id?: unknown; method?: unknown };
-  if (m.method !== "tools/call" || m.id === undefined) return null;
+function toolCallParamsProblem(parsed: unknown): string | null {
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || (parsed as { method?: unknown }).method !== "tools/call") return null;
   const check = CallToolRequestSchema.safeParse(parsed);
   if (check.success) return null;
-  const what = check.error.issues
+  return check.error.issues
     .slice(0, 3)
     .map((i) => `${i.path.join(".") || "request"}: ${i.message}`)
     .join("; ");
-  const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
-  return json({ jsonrpc: "2.0", id, error: { code: -32602, message: `Invalid params: ${what}` } }, { status: 200 });
 }
 
 async function mcp(req: Request): Promise<Response> {
   const message = await readMessage(req);
   if (message instanceof Response) return message;
-  const invalid = invalidToolCall(req, message.parsed);
-  if (invalid) return invalid;
+  const paramsProblem = toolCallParamsProblem(message.parsed);
   const server = takeServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
@@ -91,6 +81,7 @@ async function mcp(req: Request): Promise<Response> {
     let quota: Record<string, string> | undefined;
     const extra: McpAuthExtra = { callerInput: callerInputFrom(req), quotaSeen: (caller, state) => (quota = quotaHeaders(caller, state)) };
     const res = await transport.handleRequest(req, { parsedBody: message.parsed, authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { ...extra } } });
+    if (paramsProblem && res.status === 200) return asInvalidParams(res, paramsProblem);
     if (!quota) return res;
     // a metered tool ran: its quota headers, as on a REST response (a 401's caller was never admitted, so none)
     const headers = new Headers(res.headers);
@@ -100,6 +91,15 @@ async function mcp(req: Request): Promise<Response> {
     await server.close().catch(() => {});
     if (idle.length < MAX_IDLE_SERVERS) idle.push(server);
   }
+}
+
+/** The SDK's -32603 answer to a malformed tools/call as -32602 Invalid params; any other answer as it was. */
+async function asInvalidParams(res: Response, problem: string): Promise<Response> {
+  const body = (await res.json()) as { jsonrpc: string; id: unknown; error?: { code: number } };
+  const headers = new Headers(res.headers);
+  headers.delete("content-length"); // the body is written again
+  if (body.error?.code !== -32603) return json(body, { status: res.status, headers });
+  return json({ ...body, error: { code: -32602, message: `Invalid params: ${problem}` } }, { status: 200, headers });
 }
 
 /**

@@ -17,9 +17,6 @@ interface RemoteItem {
   attemptedAt: number | null;
 }
 
-/** A text[] as the driver returns it: an array (node-postgres, PGlite) or its literal `{a,b}`. */
-const textArray = (v: string[] | string): string[] => (Array.isArray(v) ? v : v.replace(/^\{|\}$/g, "").split(",").filter(Boolean).map((x) => x.replace(/^"|"$/g, "")));
-
 const ms = (v: unknown): number | null => (v === null || v === undefined ? null : new Date(v as string).getTime());
 
 type LivenessResult = (ProbeResult & { type: string }) | { outcome: "error"; error: string };
@@ -52,11 +49,12 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
     return Number(row?.n ?? 0);
   },
   async selectDue(ctx, limit) {
-    const rows = await query<{ url: string; types: string[] | string; attempted_at: unknown }>(
+    // text[] arrives as an array on every driver (node-postgres, PGlite, Neon)
+    const rows = await query<{ url: string; types: string[]; attempted_at: unknown }>(
       ctx.db,
       sql`select url, types, attempted_at from (${dueSql(ctx)}) d order by d.attempted_at asc nulls first, d.url limit ${limit}`,
     );
-    return rows.map((r) => ({ url: r.url, types: textArray(r.types), attemptedAt: ms(r.attempted_at) }));
+    return rows.map((r) => ({ url: r.url, types: r.types, attemptedAt: ms(r.attempted_at) }));
   },
   key: (i) => i.url,
   async attemptsNow(ctx, items) {

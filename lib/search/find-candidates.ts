@@ -135,7 +135,8 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
     .map((r) => {
       const tier = Number(r.tier);
       const oneEdit = near.has(r.name_fold) || nearSearch.has(r.search_key);
-      const relevance = tier === 3 || (tier === 2 && r.name.toLowerCase() === lower) ? 1 : tier === 2 ? EXACT_PART_RELEVANCE : Math.max(Number(r.relevance), oneEdit ? ONE_EDIT_RELEVANCE : 0);
+      const exact = tier === 3 || r.name.toLowerCase() === lower;
+      const relevance = tier >= 2 ? (exact ? 1 : EXACT_PART_RELEVANCE) : Math.max(Number(r.relevance), oneEdit ? ONE_EDIT_RELEVANCE : 0);
       return { name: r.name, tier, relevance: Math.round(relevance * 100) / 100 };
     })
     .sort((a, b) => b.tier - a.tier || b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

@@ -1,3 +1,5 @@
+import type { ZodType } from "zod";
+import { postToLocalServer } from "./local-server";
 import { DatabaseInUseError, openDatabase, type Db } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 
@@ -25,4 +27,33 @@ export async function runJob(name: string, viaServer: () => Promise<boolean>, he
     console.error(err instanceof DatabaseInUseError ? `${err.message}; start it or stop it, then run this again` : `${name} failed: ${(err as Error).message}`);
     process.exit(1);
   }
+}
+
+/**
+ * An operator job over one service (`key:create`, `account:watch-limit`): its admin route on the running server
+ * when that server holds the embedded database, else the service on this process's own connection; a failure
+ * is one line and exit 1 (runJob).
+ */
+export async function runAdminJob<I, T>(name: string, route: string, input: I, service: (db: Db, input: I) => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await runJob(
+    name,
+    async () => {
+      const answer = await postToLocalServer<T>(route, input);
+      if (answer !== false) result = answer;
+      return answer !== false;
+    },
+    async () => {
+      result = await withOwnDatabase((db) => service(db, input));
+    },
+  );
+  return result as T;
+}
+
+/** A job's arguments checked by `schema`; exit 2 with one line naming each bad argument. */
+export function argumentsOrExit<T>(schema: ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  console.error(`invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  process.exit(2);
 }
