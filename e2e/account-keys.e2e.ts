@@ -103,9 +103,17 @@ describe("account and API keys in a browser", () => {
 
   it("revokes the key, after which the next call gets 401", async () => {
     await page.goto(`${server.url}/account`);
-    await page.getByRole("button", { name: `Revoke key ${key.slice(0, 11)}` }).click();
+    const row = page.getByTestId("key-row").filter({ hasText: key.slice(0, 11) });
+    const confirm = row.getByRole("button", { name: `Revoke key ${key.slice(0, 11)}` });
+    // the first click only opens the confirmation: nothing is revoked yet
+    expect(await confirm.isVisible()).toBe(false);
+    await row.getByText("Revoke…").click();
+    await confirm.waitFor();
+    await shot("07-revoke-confirm");
+    expect((await fetch(`${server.url}/v1/credits`, { headers: { "x-api-key": key } })).status).toBe(200);
+    await confirm.click();
     await expect.poll(() => page.getByTestId("key-row").count()).toBe(1);
-    await shot("07-key-revoked");
+    await shot("08-key-revoked");
     const res = await fetch(`${server.url}/v1/credits`, { headers: { "x-api-key": key } });
     expect(res.status).toBe(401);
     const text = await res.text();

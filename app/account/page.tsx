@@ -76,12 +76,20 @@ export default async function AccountPage() {
                   <td>{day(k.createdAt)}</td>
                   <td>{day(k.lastUsedAt)}</td>
                   <td>
-                    <form action={revokeKeyAction}>
-                      <input type="hidden" name="keyId" value={k.keyId} />
-                      <button type="submit" aria-label={`Revoke key ${k.prefix}`}>
-                        Revoke
-                      </button>
-                    </form>
+                    {/* Two steps, without JavaScript: revoking cannot be undone and whatever uses the key (a CI job,
+                        an agent) is refused from its very next call, so one stray click must not do it. */}
+                    <details data-testid="revoke">
+                      <summary>Revoke…</summary>
+                      <p className="small">
+                        Calls with <code>{k.prefix}…</code> are refused from the next one on. This cannot be undone.
+                      </p>
+                      <form action={revokeKeyAction}>
+                        <input type="hidden" name="keyId" value={k.keyId} />
+                        <button type="submit" aria-label={`Revoke key ${k.prefix}`}>
+                          Revoke {k.prefix}…
+                        </button>
+                      </form>
+                    </details>
                   </td>
                 </tr>
               ))}

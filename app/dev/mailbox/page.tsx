@@ -40,7 +40,8 @@ export default async function DevMailboxPage() {
                   </a>
                 </p>
               )}
-              <pre>{m.text}</pre>
+              {/* wrapped: a mail is prose with long links, read here as the receiver's mail program would show it */}
+              <pre style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>{m.text}</pre>
             </li>
           ))}
         </ol>
