@@ -121,6 +121,19 @@ describe("account and API keys in a browser", () => {
     expect(text).not.toContain(key);
   });
 
+  it("signs out on the server: the session's cookie no longer opens the account page", async () => {
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name.endsWith("next-auth.session-token"));
+    expect(session).toBeDefined();
+    await page.goto(`${server.url}/account`);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL((u) => u.pathname === "/");
+    // someone who copied the cookie before the sign-out
+    const res = await fetch(`${server.url}/account`, { headers: { cookie: `${session!.name}=${session!.value}` }, redirect: "manual" });
+    expect(res.status).toBe(307);
+    expect(res.headers.get("location")).toContain("/signin");
+  });
+
   it("never wrote a key to the server log", () => {
     expect(key).not.toBe("");
     expect(replacement).not.toBe("");

@@ -15,8 +15,8 @@ export function authBaseUrl(): string {
 let options: NextAuthOptions | undefined;
 
 /**
- * E-mail magic-link sign-in (next-auth v4) with JWT sessions; accounts and
- * tokens live in our tables. Built on first use so the secret file is only
+ * E-mail magic-link sign-in (next-auth v4) with database sessions; accounts,
+ * tokens and sessions live in our tables. Built on first use so the secret file is only
  * touched by the server, not at build time.
  */
 export function authOptions(): NextAuthOptions {
@@ -25,7 +25,8 @@ export function authOptions(): NextAuthOptions {
   options ??= {
     secret: authSecret(),
     adapter: drizzleAuthAdapter(),
-    session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+    // database sessions: signing out deletes the session, so a copied cookie stops working (a JWT would not)
+    session: { strategy: "database", maxAge: 30 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
     providers: [
       EmailProvider({
@@ -45,8 +46,8 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      async session({ session, token }) {
-        if (session.user && token.sub) (session.user as { id?: string }).id = token.sub;
+      async session({ session, user }) {
+        if (session.user && user?.id) (session.user as { id?: string }).id = user.id;
         return session;
       },
     },

@@ -1,17 +1,21 @@
+import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Adapter, AdapterUser } from "next-auth/adapters";
 import { createAccount, normalizeEmail } from "@/lib/accounts/create-account";
 import { getDb } from "@/lib/db/client";
-import { accounts, verificationTokens, type AccountRow } from "@/lib/db/schema";
+import { accounts, sessions, verificationTokens, type AccountRow } from "@/lib/db/schema";
 
 function toUser(row: AccountRow): AdapterUser {
   return { id: row.id, email: row.email, emailVerified: row.emailVerifiedAt, name: row.name };
 }
 
+/** Sessions are stored by the SHA-256 of their cookie token (lib/db/schema/sessions.ts). */
+const tokenHash = (sessionToken: string) => createHash("sha256").update(sessionToken, "utf8").digest("hex");
+
 /**
- * A next-auth v4 adapter over our own tables, for the e-mail sign-in with JWT
- * sessions: accounts are next-auth's users, magic-link tokens live in
- * verification_tokens. No OAuth accounts and no database sessions, so those
+ * A next-auth v4 adapter over our own tables, for the e-mail sign-in with
+ * database sessions: accounts are next-auth's users, magic-link tokens live in
+ * verification_tokens, sessions in sessions. No OAuth accounts, so those
  * methods are absent.
  */
 export function drizzleAuthAdapter(): Adapter {
@@ -46,6 +50,32 @@ export function drizzleAuthAdapter(): Adapter {
         ? await db.update(accounts).set(set).where(eq(accounts.id, user.id)).returning()
         : await db.select().from(accounts).where(eq(accounts.id, user.id));
       return toUser(row);
+    },
+    async createSession({ sessionToken, userId, expires }) {
+      const db = await getDb();
+      await db.insert(sessions).values({ tokenHash: tokenHash(sessionToken), accountId: userId, expires });
+      return { sessionToken, userId, expires };
+    },
+    async getSessionAndUser(sessionToken) {
+      const db = await getDb();
+      const [row] = await db
+        .select({ expires: sessions.expires, account: accounts })
+        .from(sessions)
+        .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+        .where(eq(sessions.tokenHash, tokenHash(sessionToken)));
+      return row ? { session: { sessionToken, userId: row.account.id, expires: row.expires }, user: toUser(row.account) } : null;
+    },
+    async updateSession({ sessionToken, expires }) {
+      const db = await getDb();
+      const hash = tokenHash(sessionToken);
+      const [row] = expires
+        ? await db.update(sessions).set({ expires }).where(eq(sessions.tokenHash, hash)).returning()
+        : await db.select().from(sessions).where(eq(sessions.tokenHash, hash));
+      return row ? { sessionToken, userId: row.accountId, expires: row.expires } : null;
+    },
+    async deleteSession(sessionToken) {
+      const db = await getDb();
+      await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash(sessionToken)));
     },
     async createVerificationToken(token) {
       const db = await getDb();

@@ -13,7 +13,8 @@ import { takeAccountMail } from "@/lib/auth/mail-allowance";
 import { authOptions } from "@/lib/auth/auth-options";
 import { isWellFormedApiKey } from "@/lib/accounts/api-key-format";
 import { resolveCaller } from "@/lib/quota";
-import { apiKeys, creditWallets, devMailbox } from "@/lib/db/schema";
+import { apiKeys, creditWallets, devMailbox, sessions, verificationTokens } from "@/lib/db/schema";
+import { runMaintenance } from "@/lib/services/run-maintenance";
 import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
 import { request } from "../helpers/catalog-fixture";
@@ -94,6 +95,43 @@ describe("the sign-in adapter", () => {
     ]);
     expect([first, second].filter(Boolean)).toEqual([{ identifier: "a@example.test", token: "hashed-token", expires }]);
     expect(await adapter.useVerificationToken!({ identifier: "a@example.test", token: "hashed-token" })).toBeNull();
+  });
+});
+
+describe("sessions", () => {
+  it("keeps a session by its token's hash, finds it with its account, and forgets it on sign-out", async () => {
+    const adapter = drizzleAuthAdapter();
+    const account = await createAccount({ email: "s@example.test" }, { db });
+    const expires = new Date(Date.now() + 30 * 86_400_000);
+    await adapter.createSession!({ sessionToken: "cookie-token-1", userId: account.id, expires });
+    expect(JSON.stringify(await db.select().from(sessions))).not.toContain("cookie-token-1");
+    expect(await adapter.getSessionAndUser!("cookie-token-1")).toEqual({
+      session: { sessionToken: "cookie-token-1", userId: account.id, expires },
+      user: { id: account.id, email: "s@example.test", emailVerified: null, name: null },
+    });
+    expect(await adapter.getSessionAndUser!("another-token")).toBeNull();
+    const later = new Date(expires.getTime() + 86_400_000);
+    expect(await adapter.updateSession!({ sessionToken: "cookie-token-1", expires: later })).toEqual({ sessionToken: "cookie-token-1", userId: account.id, expires: later });
+    await adapter.deleteSession!("cookie-token-1");
+    expect(await adapter.getSessionAndUser!("cookie-token-1")).toBeNull();
+  });
+
+  it("signs in with database sessions, so that signing out ends the session on the server", () => {
+    expect(authOptions().session?.strategy).toBe("database");
+  });
+
+  it("deletes expired sessions and sign-in links in the daily maintenance, and only those", async () => {
+    const adapter = drizzleAuthAdapter();
+    const account = await createAccount({ email: "old@example.test" }, { db });
+    const now = new Date("2026-06-01T00:00:00Z");
+    await adapter.createSession!({ sessionToken: "gone", userId: account.id, expires: new Date("2026-05-31T23:59:59Z") });
+    await adapter.createSession!({ sessionToken: "kept", userId: account.id, expires: new Date("2026-06-30T00:00:00Z") });
+    await adapter.createVerificationToken!({ identifier: "old@example.test", token: "stale", expires: new Date("2026-05-31T00:00:00Z") });
+    await adapter.createVerificationToken!({ identifier: "old@example.test", token: "fresh", expires: new Date("2026-06-01T12:00:00Z") });
+    await runMaintenance(db, now);
+    expect((await adapter.getSessionAndUser!("kept"))?.user.id).toBe(account.id);
+    expect(await adapter.getSessionAndUser!("gone")).toBeNull();
+    expect((await db.select().from(verificationTokens)).map((t) => t.token)).toEqual(["fresh"]);
   });
 });
 

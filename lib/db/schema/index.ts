@@ -16,6 +16,7 @@ export * from "./credit-charges";
 export * from "./anonymous-lookups";
 export * from "./quota-counters";
 export * from "./verification-tokens";
+export * from "./sessions";
 export * from "./dev-mailbox";
 export * from "./changes";
 export * from "./harvest-runs";
