@@ -2,7 +2,7 @@ import { and, count, eq, isNull } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { MAX_API_KEYS_PER_ACCOUNT } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
-import { apiKeys } from "@/lib/db/schema";
+import { accounts, apiKeys } from "@/lib/db/schema";
 import { apiKeyPrefix, generateApiKey, hashApiKey } from "./api-key-format";
 import { newId } from "./new-id";
 
@@ -17,19 +17,24 @@ export interface CreatedApiKey {
 /** Creates a key for an account; only its SHA-256 and visible prefix are stored. */
 export async function createApiKey(accountId: string, opts: { db?: Queryable } = {}): Promise<CreatedApiKey> {
   const db = opts.db ?? (await getDb());
-  const [{ live }] = await db
-    .select({ live: count() })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
-  if (live >= MAX_API_KEYS_PER_ACCOUNT) {
-    throw new ApiError("invalid_request", `an account holds at most ${MAX_API_KEYS_PER_ACCOUNT} live keys; revoke one first`);
-  }
-  const key = generateApiKey();
-  const keyId = newId("key");
-  const prefix = apiKeyPrefix(key);
-  const [row] = await db
-    .insert(apiKeys)
-    .values({ id: keyId, accountId, prefix, hash: hashApiKey(key) })
-    .returning({ createdAt: apiKeys.createdAt });
-  return { key, keyId, prefix, createdAt: row.createdAt };
+  return db.transaction(async (tx) => {
+    // One account's key creations run one at a time (the account row's lock): a count taken outside a lock let
+    // keys made at once each see room and all be stored, past the limit.
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    const [{ live }] = await tx
+      .select({ live: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+    if (live >= MAX_API_KEYS_PER_ACCOUNT) {
+      throw new ApiError("invalid_request", `an account holds at most ${MAX_API_KEYS_PER_ACCOUNT} live keys; revoke one first`);
+    }
+    const key = generateApiKey();
+    const keyId = newId("key");
+    const prefix = apiKeyPrefix(key);
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({ id: keyId, accountId, prefix, hash: hashApiKey(key) })
+      .returning({ createdAt: apiKeys.createdAt });
+    return { key, keyId, prefix, createdAt: row.createdAt };
+  });
 }

@@ -90,7 +90,11 @@ export async function chargeCaller(
     if (cost === 0) return { charged: 0, repeat: false, state };
     const paid = await payForSubject(db, { accountId: caller.accountId, keyId: caller.keyId, day, subject, cost, now }, opts.alongside);
     if (paid === "repeat") return { charged: 0, repeat: true, state };
-    if (paid === "unaffordable") throw unaffordable(cost);
+    if (paid === "unaffordable") {
+      // the admission's read of the wallet may predate calls that spent it since: a 402 must not show enough left
+      state.creditsRemaining = await walletBalance(db, caller.accountId);
+      throw unaffordable(cost);
+    }
     state.creditsRemaining = paid.remaining;
     return { charged: cost, repeat: false, state };
   }
@@ -143,6 +147,14 @@ export async function assertAffordable(db: Queryable, accountId: string, subject
 const AFFORDABLE_SQL = `
   select exists (select 1 from credit_charges where account_id = $1 and utc_day = $2::date and subject = $3) as repeat,
          (select grant_remaining + purchased_remaining from credit_wallets where account_id = $1) as remaining`;
+
+async function walletBalance(db: Queryable, accountId: string): Promise<number> {
+  const [row] = await runStatement<{ remaining: number | null }>(db, "wallet_balance", WALLET_BALANCE_SQL, [accountId]);
+  return Number(row?.remaining ?? 0);
+}
+
+// $1 account
+const WALLET_BALANCE_SQL = `select (grant_remaining + purchased_remaining)::int as remaining from credit_wallets where account_id = $1`;
 
 function unaffordable(cost: number): ApiError {
   return new ApiError(

@@ -12,6 +12,8 @@ import { mailNewKey } from "@/lib/accounts/mail-new-key";
 import { takeAccountMail } from "@/lib/auth/mail-allowance";
 import { authOptions } from "@/lib/auth/auth-options";
 import { isWellFormedApiKey } from "@/lib/accounts/api-key-format";
+import { MAX_API_KEYS_PER_ACCOUNT } from "@/lib/config";
+import type { ApiError } from "@/lib/api/errors";
 import { resolveCaller } from "@/lib/quota";
 import { apiKeys, creditWallets, devMailbox, sessions, verificationTokens } from "@/lib/db/schema";
 import { runMaintenance } from "@/lib/services/run-maintenance";
@@ -72,6 +74,15 @@ describe("accounts", () => {
     } finally {
       delete process.env.CRON_SECRET;
     }
+  });
+
+  it(`holds an account to ${MAX_API_KEYS_PER_ACCOUNT} live keys, also when many are made at once`, async () => {
+    const a = await createAccount({ email: "many@example.test" }, { db });
+    const made = await Promise.allSettled(Array.from({ length: MAX_API_KEYS_PER_ACCOUNT + 5 }, () => createApiKey(a.id, { db })));
+    expect(made.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_API_KEYS_PER_ACCOUNT);
+    const refused = made.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(refused.map((r) => (r.reason as ApiError).code)).toEqual(Array(5).fill("invalid_request"));
+    expect((await listApiKeys(a.id, { db })).filter((k) => !k.revokedAt)).toHaveLength(MAX_API_KEYS_PER_ACCOUNT);
   });
 });
 

@@ -414,6 +414,18 @@ describe("the transport-neutral core (what the MCP endpoint calls)", () => {
     const err = await admitCaller({ apiKey: acc.key, ip: "192.0.2.1" }, { metered: true }).catch((e) => e);
     expect(err).toMatchObject({ code: "rate_limited", extra: { retryAfter: 55, headers: { "x-tier": "registered", "x-ratelimit-remaining": "0" } } });
   });
+
+  it("reports the wallet as it is on a 402, not as the admission read it before another call spent it", async () => {
+    const { admitCaller, chargeCaller, quotaHeaders } = await import("@/lib/quota");
+    const acc = await account({ credits: 12 });
+    const first = await admitCaller({ apiKey: acc.key, ip: "192.0.2.1" }, { metered: true });
+    const second = await admitCaller({ apiKey: acc.key, ip: "192.0.2.1" }, { metered: true });
+    expect(first.state.creditsRemaining).toBe(12);
+    await chargeCaller(second.caller, "stamp:builtin:baseline:io.github.a/b", 10, { state: second.state });
+    await expect(chargeCaller(first.caller, "preflight:builtin:baseline:io.github.a/b", 5, { state: first.state })).rejects.toMatchObject({ code: "payment_required" });
+    // the 402 says the wallet cannot pay 5: its header must not say 12 are left
+    expect(quotaHeaders(first.caller, first.state)["x-credits-remaining"]).toBe("2");
+  });
 });
 
 describe("another keyless allowance", () => {
