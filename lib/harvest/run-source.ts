@@ -66,8 +66,12 @@ export async function runSource<I extends DueItem, R>(ctx: HarvestContext, spec:
     try {
       answers = await spec.fetch(ctx, mine);
     } catch (err) {
-      if (err instanceof RateLimitedError) rateLimited = err;
       const msg = (err as Error).message;
+      if (err instanceof RateLimitedError) rateLimited = err;
+      // A batch call (GraphQL, OSV querybatch) that failed after its retries failed every item it carried: the
+      // same breaker as one call per item, or a down upstream would cost one retried call per chunk and use up
+      // the run's deadline before the sources after it start.
+      else noteFailedCalls(ctx, source, mine.length, msg);
       answers = mine.map(() => spec.failure(msg));
     }
     // items the source stopped before sending are given back untouched
@@ -131,13 +135,16 @@ export async function poolRespectingLimits<T, R extends { kind: string }>(
       if (err instanceof RateLimitedError) ctx.rateLimits[source] ??= err;
       r = failure((err as Error).message);
     }
-    // a run of failures means the upstream is down: stop asking it until the next run
-    if (r.kind === "error") {
-      const streak = (ctx.failStreak[source] = (ctx.failStreak[source] ?? 0) + 1);
-      if (streak >= FAILURE_STREAK_LIMIT) ctx.tripped[source] ??= `${streak} failures in a row, last: ${(r as unknown as { error: string }).error}`;
-    } else ctx.failStreak[source] = 0;
+    if (r.kind === "error") noteFailedCalls(ctx, source, 1, (r as unknown as { error: string }).error);
+    else ctx.failStreak[source] = 0;
     return r;
   });
+}
+
+/** A run of failures means the upstream is down: past FAILURE_STREAK_LIMIT in a row, stop asking it until the next run. */
+function noteFailedCalls(ctx: HarvestContext, source: keyof HarvestContext["calls"], n: number, error: string): void {
+  const streak = (ctx.failStreak[source] = (ctx.failStreak[source] ?? 0) + n);
+  if (streak >= FAILURE_STREAK_LIMIT) ctx.tripped[source] ??= `${streak} failures in a row, last: ${error}`;
 }
 
 /** Runs `fn` over items with at most `n` in flight, results in item order. */

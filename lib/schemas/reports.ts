@@ -51,6 +51,7 @@ export const sourceCoverageSchema = z.strictObject({
   /** Observed within the freshness target. */
   fresh: count,
   stale: count,
+  /** Items whose last attempt got no answer (a gone repository or a missing package is an answer, not an error). */
   with_errors: count,
   /** observed / items, three decimals; null when there is nothing to observe. */
   coverage: z.number().min(0).max(1).nullable(),

@@ -43,7 +43,9 @@ function sourceSql(items: ReturnType<typeof sql>, join: ReturnType<typeof sql>, 
       count(*) filter (where o.observed_at is null and o.attempted_at is not null) as attempted_only,
       count(*) filter (where o.observed_at is null and o.attempted_at is null) as never_attempted,
       count(*) filter (where o.observed_at >= ${freshSince.toISOString()}::timestamptz) as fresh,
-      count(*) filter (where ${errorColumn} is not null) as errors,
+      -- the last attempt got no answer: a gone repository or a missing package keeps its reason in last_error too,
+      -- but that is an answer (observed at the same instant), not an error
+      count(*) filter (where ${errorColumn} is not null and (o.observed_at is null or o.attempted_at > o.observed_at)) as errors,
       min(o.observed_at) as oldest,
       max(o.observed_at) as newest
       ${extra}
@@ -74,7 +76,7 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
     sql`select distinct sp.ecosystem, sp.identifier from server_packages sp where sp.version_id in (${LISTED_VERSIONS}) and sp.ecosystem = ${eco}`;
   const pkgJoin = sql`left join package_observations o on o.ecosystem = i.ecosystem and o.identifier = i.identifier`;
 
-  const [census, [totals], packageKinds, [repo], [jspkg], [pypkg], [vuln], [liveness], runs, syncs, [fresh]] = await Promise.all([
+  const [census, [totals], packageKinds, [repo], [jspkg], [pypkg], [vuln], [liveness], runs, syncs, [fresh], [lastRun], [lastSyncRow]] = await Promise.all([
     memoized(db, "census", () => computeCatalogCensus(db, now)),
     sqlRows<Record<string, unknown>>(
       db,
@@ -145,9 +147,19 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
         count(*) filter (where first_seen_at > ${since(30 * DAY_MS).toISOString()}::timestamptz) as d30
         from servers where delisted_at is null`,
     ),
+    // The last successes are looked for past the five newest runs and syncs: a source failing for a few hours
+    // does not make the catalog's listing, or the harvest, one that never succeeded.
+    sqlRows<{ finished_at: Date | string | null }>(
+      db,
+      sql`select finished_at from harvest_runs where status = 'succeeded' order by started_at desc, id desc limit 1`,
+    ),
+    sqlRows<{ observed_at: Date | string | null; finished_at: Date | string | null }>(
+      db,
+      sql`select observed_at, finished_at from registry_syncs where status = 'succeeded' order by id desc limit 1`,
+    ),
   ]);
 
-  const lastSync = syncs.find((s) => s.status === "succeeded") ?? null;
+  const lastSync = lastSyncRow ?? null;
   return {
     ok: true,
     census: {
@@ -180,7 +192,7 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
     },
     harvest: {
       last_run_at: iso(runs[0]?.started_at),
-      last_success_at: iso(runs.find((r) => r.status === "succeeded")?.finished_at),
+      last_success_at: iso(lastRun?.finished_at),
       running: runs.some((r) => r.status === "running"),
       recent_runs: runs.map((r) => ({
         id: num(r.id),

@@ -1,5 +1,5 @@
 import { githubApiUrl, githubGraphqlUrl, githubToken } from "@/lib/config";
-import { RateLimitedError, upstreamRequest, type FetchJsonOptions } from "./http";
+import { githubRateLimitWaitMs, RateLimitedError, upstreamRequest, type FetchJsonOptions } from "./http";
 
 export interface RepoRef {
   owner: string;
@@ -108,6 +108,12 @@ export async function fetchReposGraphql(refs: RepoRef[], http: FetchJsonOptions 
   }
   if (!data) {
     const msg = errors.map((e) => e.message).join("; ") || "no data";
+    // GraphQL may answer a secondary limit with HTTP 200 (upstream-apis.md §2.3): the same rule as its 403 form
+    const wait = githubRateLimitWaitMs({ status: 403, headers: res.headers }, msg);
+    if (wait !== undefined) {
+      const until = new Date(Date.now() + wait);
+      throw new RateLimitedError(`GitHub GraphQL secondary rate limit (until ${until.toISOString()}): ${msg.slice(0, 200)}`, 200, until);
+    }
     if (/resource limits/i.test(msg)) throw new GraphqlResourceLimitError(msg);
     throw new Error(`GitHub GraphQL: ${msg.slice(0, 300)}`);
   }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Faults the fake upstreams can inject, per source, for the next `count` requests. */
-export type FaultKind = "500" | "429" | "secondary" | "timeout" | "malformed" | "reset";
+export type FaultKind = "500" | "429" | "secondary" | "secondary-200" | "timeout" | "malformed" | "reset";
 
 export interface FaultRule {
   /** registry | github | npm | pypi | osv | mcp */
@@ -70,6 +70,18 @@ export class FaultInjector {
               documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
             }),
           );
+        break;
+      case "secondary-200":
+        // GraphQL may report a secondary limit with HTTP 200 (upstream-apis.md §2.3): no data, an error saying so
+        res
+          .writeHead(200, {
+            "content-type": "application/json",
+            ...(rule.resetAfterSec !== undefined ? { "retry-after": String(rule.resetAfterSec) } : {}),
+            "x-ratelimit-limit": "5000",
+            "x-ratelimit-remaining": "4990",
+            "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 3600),
+          })
+          .end(JSON.stringify({ errors: [{ message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again." }] }));
         break;
       case "malformed":
         res.writeHead(200, { "content-type": "application/json" }).end('{"truncated": [1, 2');

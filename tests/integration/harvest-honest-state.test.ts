@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { packageObservations, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
+import { runHarvest } from "@/lib/harvest/run-harvest";
+import { computeCoverage } from "@/lib/services/get-coverage";
+import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
+import { resetDb } from "../helpers/db";
+import { startWorld } from "../helpers/harvest-world";
+
+const HOUR = 3_600_000;
+const HTTP = { retries: 1, backoffMs: 5, timeoutMs: 1_000, maxRetryAfterMs: 1_000 };
+
+describe("a harvest run when an upstream fails, and what coverage then says", () => {
+  let fake: FakeUpstreams;
+  let db: Db;
+  let now = Math.floor(Date.now() / 1000) * 1000;
+  const clock = () => new Date(now);
+  const harvest = (opts: Partial<Parameters<typeof runHarvest>[1]> = {}) => runHarvest(db, { trigger: "test", http: HTTP, clock, ...opts });
+
+  beforeAll(async () => {
+    ({ fake } = await startWorld(250, 5));
+    process.env.LIVENESS_TIMEOUT_MS = "1500";
+    db = await resetDb();
+    const first = await harvest();
+    expect(first.status, JSON.stringify(first.errors.slice(0, 3))).toBe("succeeded");
+  });
+  afterAll(() => fake?.close());
+
+  it("coverage counts as with_errors what got no answer, not a gone repository or a missing package (those are answers)", async () => {
+    const gone = await db.select().from(repositoryObservations).where(eq(repositoryObservations.exists, false));
+    const missing = await db.select().from(packageObservations).where(eq(packageObservations.exists, false));
+    expect(gone.length + missing.length).toBeGreaterThan(0);
+    const c = await computeCoverage(db, clock());
+    expect(c.sources.repo.with_errors).toBe(0);
+    expect(c.sources.jspkg.with_errors).toBe(0);
+    expect(c.sources.pypkg.with_errors).toBe(0);
+  });
+
+  it("a GraphQL query failing after its retries stops the repository source (the breaker), not one query per chunk", async () => {
+    now += 25 * HOUR;
+    fake.faults.add({ source: "github", kind: "500", count: Infinity });
+    try {
+      const r = await harvest({ sources: ["repo"] });
+      expect(r.counts.repo.due).toBeGreaterThan(100); // more than one GraphQL chunk
+      expect(r.stopped.repo).toMatch(/^upstream failing: /);
+      // the first chunk's query and its one retry, and no other chunk
+      expect(r.calls.repo).toBe(2);
+      expect(r.counts.repo.attempted).toBe(100);
+      expect(r.counts.repo.failed).toBe(100);
+      expect((await computeCoverage(db, clock())).sources.repo.with_errors).toBe(100);
+    } finally {
+      fake.faults.clear();
+    }
+  });
+
+  it("a secondary limit GraphQL answers with HTTP 200 stops GitHub calls until its Retry-After, like the 403 form", async () => {
+    now += 25 * HOUR;
+    fake.faults.add({ source: "github", kind: "secondary-200", count: Infinity, resetAfterSec: 120 });
+    try {
+      const sentAt = Date.now();
+      const r = await harvest({ sources: ["repo"] });
+      expect(r.stopped.repo).toMatch(/^rate limited until/);
+      expect(r.calls.repo).toBe(1);
+      const [cd] = await db.select().from(sourceCooldowns).where(eq(sourceCooldowns.source, "repo"));
+      expect(cd.until.getTime()).toBeGreaterThanOrEqual(sentAt + 119_000);
+    } finally {
+      fake.faults.clear();
+      await db.delete(sourceCooldowns);
+    }
+  });
+
+  it("an OSV querybatch failing after its retries stops the vuln source too", async () => {
+    now += 25 * HOUR;
+    fake.faults.add({ source: "osv", kind: "500", count: Infinity });
+    try {
+      const r = await harvest({ sources: ["vuln"] });
+      expect(r.counts.vuln.failed).toBeGreaterThan(0);
+      expect(r.stopped.vuln).toMatch(/^upstream failing: /);
+    } finally {
+      fake.faults.clear();
+    }
+  });
+
+  it("coverage keeps the last successful run and registry sync when the five newest failed", async () => {
+    const before = await computeCoverage(db, clock());
+    const lastSuccess = before.harvest.last_success_at;
+    const listingObservedAt = before.sources.registry.observed_at;
+    expect(listingObservedAt).not.toBeNull();
+    fake.faults.add({ source: "registry", kind: "500", count: Infinity });
+    try {
+      for (let i = 0; i < 6; i++) {
+        now += HOUR;
+        const r = await harvest({ sources: ["registry"], registry: "full" });
+        expect(r.status).toBe("partial");
+      }
+    } finally {
+      fake.faults.clear();
+    }
+    const after = await computeCoverage(db, clock());
+    expect(after.harvest.recent_runs.map((r) => r.status)).toEqual(["partial", "partial", "partial", "partial", "partial"]);
+    expect(after.discovery.recent_syncs.map((s) => s.status)).toEqual(["failed", "failed", "failed", "failed", "failed"]);
+    // the catalog still holds what the last good sync read, and says so
+    expect(after.sources.registry.observed_at).toBe(listingObservedAt);
+    expect(after.discovery.listing_observed_at).toBe(listingObservedAt);
+    expect(after.discovery.last_success_at).toBe(before.discovery.last_success_at);
+    expect(after.sources.registry.last_sync_at).toBe(before.sources.registry.last_sync_at);
+    expect(lastSuccess).not.toBeNull();
+    expect(after.harvest.last_success_at).toBe(lastSuccess);
+  });
+});
