@@ -123,7 +123,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     cost: `${credits(CREDIT_COSTS.preflight)} (a repeat of the same policy and name the same UTC day is free); ${ANON}`,
     body: { component: "PreflightInput" },
     response: { status: 200, description: "PreflightResult", component: "PreflightResult" },
-    errors: [400, 401, 402, 404, 409, 429, 503],
+    // 413: readJsonBody refuses a body over 64 KiB before parsing it
+    errors: [400, 401, 402, 404, 409, 413, 429, 503],
     mcpTool: "catalog_preflight",
     metered: true,
   },
@@ -300,7 +301,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     cost: `${credits(CREDIT_COSTS.watch_subscribe)} on creation, once per server and UTC day; 5 active watches on a registered key, 50 on pro`,
     body: { component: "WatchInput" },
     response: { status: 200, description: "Created or updated", component: "WatchCreateResponse" },
-    errors: [400, 401, 402, 403, 404, 429],
+    errors: [400, 401, 402, 403, 404, 413, 429],
     mcpTool: "catalog_watch_subscribe",
     metered: true,
   },

@@ -156,6 +156,17 @@ describe("GET /v1/openapi.json", () => {
     conforms("Error", await body(await serverGet(request("/v1/server?name=io.github.nobody/x", { key })), 404));
     conforms("Error", await body(await preflightPost(request("/v1/preflight", { body: { server_name: "x", extra: 1 } })), 400));
 
+    // an oversize JSON body is refused before it is parsed (413): the document must list what the route answers
+    const oversize = JSON.stringify({ server_name: PAGE_SERVERS.pass, label: "x".repeat(70_000) });
+    for (const [path, post] of [
+      ["/v1/preflight", preflightPost],
+      ["/v1/watch", watchPost],
+    ] as const) {
+      const res = await post(request(path, { key, body: oversize }));
+      conforms("Error", await body(res, 413));
+      expect(Object.keys(doc.paths[path].post.responses), path).toContain("413");
+    }
+
     // and it can fail: a body the document does not allow
     const validate = ajv.getSchema("openapi#/components/schemas/PreflightInput")!;
     expect(validate({ server_name: PAGE_SERVERS.pass, refresh: "always" })).toBe(false);
