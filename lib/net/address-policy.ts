@@ -40,7 +40,8 @@ const denied = new BlockList();
 for (const [net, prefix] of DENIED_V4) denied.addSubnet(net, prefix, "ipv4");
 for (const [net, prefix] of DENIED_V6) denied.addSubnet(net, prefix, "ipv6");
 
-function expandV6(ip: string): number[] | null {
+/** The eight hextets of an IPv6 address (zone dropped, a trailing dotted quad folded in), or null. */
+export function expandV6(ip: string): number[] | null {
   let s = ip.toLowerCase();
   const zone = s.indexOf("%");
   if (zone >= 0) s = s.slice(0, zone);

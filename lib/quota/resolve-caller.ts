@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
 import { clientIp } from "@/lib/api/client-ip";
+import { allowanceAddress } from "./allowance-address";
 import { API_KEY_LAST_USED_RESOLUTION_SECONDS, BURST_WINDOW_SECONDS } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
@@ -17,6 +18,9 @@ export const API_KEY_HEADER = "x-api-key";
 export interface CallerInput {
   /** The x-api-key value as sent; null/undefined/"" when absent. */
   apiKey?: string | null;
+  /** An API key sent as `Authorization: Bearer catk_…` (not read as a credential: the contract's is x-api-key). */
+  keyInAuthorization?: boolean;
+  /** The address anonymous allowances count against (lib/quota/allowance-address.ts). */
   ip: string;
 }
 
@@ -44,10 +48,15 @@ export interface AdmitOptions {
 // One message for every bad key, so the answer does not tell a revoked key from a made-up one.
 export const INVALID_KEY = "the API key in x-api-key is not valid (unknown, malformed or revoked); create one on the account page";
 const MISSING_KEY = `this call needs an API key in the ${API_KEY_HEADER} header; create one on the account page`;
+const KEY_IN_AUTHORIZATION = `send the API key in the ${API_KEY_HEADER} header, not in Authorization`;
 
 /** Reads the key and client IP from a request (the REST and MCP adapters). */
 export function callerInputFrom(req: Request): CallerInput {
-  return { apiKey: req.headers.get(API_KEY_HEADER), ip: clientIp(req) };
+  return {
+    apiKey: req.headers.get(API_KEY_HEADER),
+    keyInAuthorization: /^\s*bearer\s+catk_/i.test(req.headers.get("authorization") ?? ""),
+    ip: allowanceAddress(clientIp(req)),
+  };
 }
 
 /**
@@ -71,10 +80,13 @@ export async function resolveCaller(
  * counter upsert), which keeps the quota path to two round trips per paid call.
  */
 export async function admitCaller(input: Request | CallerInput, opts: AdmitOptions = {}): Promise<ResolvedCaller> {
-  const { apiKey, ip } = input instanceof Request ? callerInputFrom(input) : input;
+  const { apiKey, keyInAuthorization, ip } = input instanceof Request ? callerInputFrom(input) : input;
   const state = opts.state ?? {};
   const key = opts.keyless ? undefined : apiKey?.trim();
   if (!key) {
+    // a caller who meant to use a key (one of ours, in the header MCP clients often use) must not silently
+    // become anonymous: no audit id, the keyless cap
+    if (keyInAuthorization && !opts.keyless) throw new ApiError("unauthorized", KEY_IN_AUTHORIZATION);
     if (opts.keyRequired) throw new ApiError("unauthorized", MISSING_KEY);
     const caller: Caller = { tier: "free", accountId: null, keyId: null, ip };
     if (opts.metered) await checkBurst(caller, state, { db: opts.db, now: opts.now });

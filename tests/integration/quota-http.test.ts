@@ -68,6 +68,25 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+describe("a key sent in Authorization instead of x-api-key", () => {
+  it("is a 401 that says where the key goes, not a silent anonymous call", async () => {
+    const acc = await account();
+    const res = await lookup(new Request("http://localhost/v1/lookup?name=io.github.a/b", { headers: { "x-mcp-preflight-socket-ip": "198.51.100.10", authorization: `Bearer ${acc.key}` } }));
+    expect(res.status).toBe(401);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ ok: false, error: "unauthorized", message: expect.stringContaining("x-api-key") });
+    expect(text).not.toContain(acc.key);
+    // another Authorization (a proxy's own credentials) is none of our business: anonymous as before
+    const other = await lookup(new Request("http://localhost/v1/lookup?name=io.github.a/b", { headers: { "x-mcp-preflight-socket-ip": "198.51.100.10", authorization: "Basic dXNlcjpwYXNz" } }));
+    expect(other.status).toBe(200);
+    expect(other.headers.get("x-tier")).toBe("free");
+    // with the key in x-api-key too, that one is used
+    const both = await lookup(new Request("http://localhost/v1/lookup?name=io.github.a/b", { headers: { "x-mcp-preflight-socket-ip": "198.51.100.10", authorization: `Bearer ${acc.key}`, "x-api-key": acc.key } }));
+    expect(both.status).toBe(200);
+    expect(both.headers.get("x-tier")).not.toBe("free");
+  });
+});
+
 describe("401: keys that are missing, invalid or revoked", () => {
   it.each([
     ["a malformed key on an optional-key route", "optional", "not-a-key"],
@@ -222,6 +241,18 @@ describe("anonymous daily allowance: 10 unique lookups per UTC day per IP", () =
     // a new UTC day starts afresh
     vi.setSystemTime(new Date("2026-03-11T00:00:00.000Z"));
     expect((await get("/v1/lookup?name=io.github.a/s10")).status).toBe(200);
+  });
+
+  it("counts an IPv6 client by its /64, which it can pick any address of, and an IPv4-mapped one as its IPv4", async () => {
+    for (let i = 0; i < 10; i++) expect((await get(`/v1/lookup?name=io.github.a/v${i}`, { ip: `2001:db8:1:2::${(i + 1).toString(16)}` })).status).toBe(200);
+    // another address of the same /64, however it is written
+    expect((await get("/v1/lookup?name=io.github.a/v10", { ip: "2001:0db8:0001:0002:ffff:ffff:ffff:ffff" })).status).toBe(429);
+    // a repeat from another address of it is still free
+    expect((await get("/v1/lookup?name=io.github.a/v3", { ip: "2001:db8:1:2:abcd::1" })).status).toBe(200);
+    // the neighbouring /64 is another client
+    expect((await get("/v1/lookup?name=io.github.a/v10", { ip: "2001:db8:1:3::1" })).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await get(`/v1/lookup?name=io.github.b/m${i}`, { ip: "203.0.113.7" })).status).toBe(200);
+    expect((await get("/v1/lookup?name=io.github.b/m10", { ip: "::ffff:203.0.113.7" })).status).toBe(429);
   });
 
   it("ignores x-forwarded-for unless TRUST_PROXY is set", async () => {
