@@ -79,7 +79,12 @@ export async function readBinaryBody(req: Request, maxBytes: number): Promise<Bu
   return bytes;
 }
 
-/** Query parameters as a plain object (last value wins), for zod parsing. */
+/** Query parameters as a plain object, for zod parsing; a parameter given twice is a 400, not a silent pick. */
 export function queryObject(url: URL): Record<string, string> {
-  return Object.fromEntries(url.searchParams.entries());
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) {
+    if (Object.hasOwn(out, k)) throw new ApiError("invalid_request", `${clipForMessage(k)}: given more than once; send it once`);
+    out[k] = v;
+  }
+  return out;
 }

@@ -244,6 +244,8 @@ describe("GET /v1/search", () => {
     ["limit 0", "/v1/search?q=weather&limit=0", "limit: Too small: expected number to be >=1"],
     ["limit 51", "/v1/search?q=weather&limit=51", "limit: Too big: expected number to be <=50"],
     ["a limit that is not an integer", "/v1/search?q=weather&limit=2.5", "limit: limit must be an integer"],
+    // which of two would be answered is a guess the caller cannot see
+    ["q given twice", "/v1/search?q=weather&q=forecast", "q: given more than once; send it once"],
   ])("answers 400 for %s, spending nothing", async (_label, path, message) => {
     const res = await get(searchGet, path);
     expect(res.status).toBe(400);
