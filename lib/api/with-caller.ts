@@ -83,6 +83,9 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
   return async (req: Request, ctx?: { params?: Promise<P> }): Promise<Response> => {
     const requestId = randomUUID();
     const headers = new Headers();
+    // an answer about one caller (its quota headers, its account's data) is for that caller alone: no shared
+    // cache may keep it, and no cache at all may answer the next call without counting it
+    if (metered || options.keyRequired) headers.set("cache-control", "private, no-store");
     let caller: Caller | undefined;
     let fromMemory = false;
     const state: QuotaState = {};

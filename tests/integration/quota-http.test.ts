@@ -355,6 +355,17 @@ describe("headers of metered responses", () => {
     for (const [name, value] of Object.entries(expected)) expect([name, res.headers.get(name)]).toEqual([name, value]);
   });
 
+  it("marks every metered or key-only answer, refusals included, as for its caller alone (private, no-store)", async () => {
+    const acc = await account();
+    expect((await get("/v1/lookup?name=aa", { key: acc.key })).headers.get("cache-control")).toBe("private, no-store");
+    expect((await get("/v1/lookup?name=aa")).headers.get("cache-control")).toBe("private, no-store");
+    for (let i = 0; i < 60; i++) await get("/v1/lookup?name=aa", { key: acc.key });
+    const refused = await get("/v1/lookup?name=aa", { key: acc.key });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("cache-control")).toBe("private, no-store");
+    expect((await call(creditsGet, "/v1/credits", { key: acc.key })).headers.get("cache-control")).toBe("private, no-store");
+  });
+
   it("sends no quota headers on unmetered routes, which never spend", async () => {
     const acc = await account();
     const res = await call(unmetered, "/v1/stats", { key: acc.key });
