@@ -8,6 +8,7 @@ import { syncRegistry } from "./sync-registry";
 import { RateLimitedError, type FetchJsonOptions } from "@/lib/sources/http";
 import { HARVEST_SOURCES, httpFor, noteError, type HarvestContext, type HarvestProgress, type SourceCounts, type SourceName } from "./harvest-context";
 import { purgeExpiredLeases } from "./leases";
+import { closeAbandonedRuns } from "./close-abandoned-runs";
 import { runSource } from "./run-source";
 import { repoSource } from "./harvest-repos";
 import { jspkgSource, pypkgSource } from "./harvest-packages";
@@ -73,6 +74,7 @@ export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestR
     signal: opts.signal,
     onProgress: opts.onProgress,
   };
+  await closeAbandonedRuns(db, startedAt);
   const [run] = await db.insert(harvestRuns).values({ trigger: opts.trigger, holder, status: "running", startedAt }).returning({ id: harvestRuns.id });
   const sources = opts.sources ?? [...HARVEST_SOURCES];
   let failure: Error | null = null;
