@@ -49,11 +49,15 @@ describe("harvesting under injected upstream faults", () => {
   // cooldowns hold the upstream's real reset time, so this clock starts at the real now
   let now = Math.floor(Date.now() / 1000) * 1000;
   const clock = () => new Date(now);
-  const harvest = () => runHarvest(db, { trigger: "test", http: HTTP, clock });
+  // A probe the fake never answers waits its whole timeout, so the faulted runs keep it short; the clean runs
+  // keep the default, which a loaded machine's local MCP servers cannot run out of by accident.
+  const harvest = (livenessTimeoutMs = 8_000) => {
+    process.env.LIVENESS_TIMEOUT_MS = String(livenessTimeoutMs);
+    return runHarvest(db, { trigger: "test", http: HTTP, clock });
+  };
 
   beforeAll(async () => {
     ({ fake } = await startWorld(250, 3));
-    process.env.LIVENESS_TIMEOUT_MS = "1500";
     db = await resetDb();
     const first = await harvest();
     expect(first.status, JSON.stringify(first.errors.slice(0, 3))).toBe("succeeded");
@@ -68,7 +72,7 @@ describe("harvesting under injected upstream faults", () => {
       now += 25 * HOUR; // everything is due again
 
       for (const [source, kind] of Object.entries(round)) fake.faults.add({ source, kind, count: Infinity, resetAfterSec: 60 });
-      const faulty = await harvest();
+      const faulty = await harvest(1_500);
       fake.faults.clear();
 
       expect(faulty.status).toBe("partial");
