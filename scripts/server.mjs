@@ -33,10 +33,30 @@ server.listen(port, hostname, () => {
   console.log(`mcp-preflight listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
 });
 
+// The database handle lib/db/client.ts keeps for this process (opened by boot, in this same process).
+const DB_SLOT = Symbol.for("mcp-preflight.db");
+
+async function closeDatabase() {
+  const opening = globalThis[DB_SLOT]?.promise;
+  if (opening) await (await opening).close();
+}
+
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"]) {
+  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and forwarded by scripts/start.mjs),
+  // and the default action of the second would kill it mid-close
   process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
     server.close();
-    // give in-flight requests a moment, then exit so PGlite's lock file is released
-    setTimeout(() => process.exit(0), 500).unref();
+    // give in-flight requests a moment, then close the database before exiting: PGlite writes its shutdown
+    // checkpoint and releases its lock file; a directory left open starts the next time in crash recovery
+    setTimeout(() => {
+      closeDatabase()
+        .catch((err) => console.error(`closing the database on ${signal}: ${err?.message ?? err}`))
+        .finally(() => process.exit(0));
+    }, 500);
+    // a close that hangs must not keep the process alive
+    setTimeout(() => process.exit(1), 10_000).unref();
   });
 }

@@ -10,7 +10,8 @@ export interface RunningServer {
   dataDir: string;
   /** Everything the server printed so far. */
   log: () => string;
-  stop: () => Promise<void>;
+  /** SIGTERM, then SIGKILL after 5 s; the data directory is removed unless `keepDataDir`. */
+  stop: (opts?: { keepDataDir?: boolean }) => Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -75,14 +76,14 @@ export async function startServer(
     url,
     dataDir,
     log: () => output,
-    stop: async () => {
+    stop: async (stopOpts = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGTERM");
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (child.exitCode === null) child.kill("SIGKILL");
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!stopOpts.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -49,4 +49,19 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     expect(failed.stderr.trim().split("\n")).toHaveLength(1);
     expect(failed.stderr).toMatch(/^key:create failed: /);
   });
+
+  it("db:migrate on an embedded database another process holds says so in one line, not a stack trace", () => {
+    // the running server's lock (this test process stands in for it): the server migrated the database when it started
+    const held = path.join(dataDir, "held", "pglite");
+    fs.mkdirSync(path.dirname(held), { recursive: true });
+    fs.writeFileSync(`${held}.lock`, String(process.pid));
+    const migrate = runOn(`pglite:${held}`, "migrate");
+    expect(migrate.status).toBe(1);
+    expect(migrate.stderr.trim().split("\n")).toHaveLength(1);
+    expect(migrate.stderr).toMatch(new RegExp(`^db:migrate: the embedded database in \\S+ is open in process ${process.pid}`));
+
+    const fresh = run("migrate");
+    expect(fresh.status, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toMatch(/^migrations applied: PGlite at /m);
+  });
 });
