@@ -7,7 +7,7 @@ import { log } from "@/lib/log";
 import { startDeliveryTimer } from "@/lib/watches/delivery-timer";
 import { startHarvestTimer } from "@/lib/harvest/harvest-timer";
 import { startMaintenanceTimer } from "./maintenance-timer";
-import { writeLocalServerInfo } from "./local-server-file";
+import { localServerUrl, writeLocalServerInfo } from "./local-server-file";
 
 /** How to fill the catalog by hand when the registry cannot be reached. */
 export const IMPORT_HINT = "npm run ingest -- --file <registry-dump.json|.json.gz>";
@@ -21,8 +21,7 @@ export async function boot(): Promise<void> {
   const handle = await getDbHandle();
   log.info("database ready", { location: handle.location });
   if (handle.kind === "pglite") {
-    const port = process.env.PORT || "3000";
-    writeLocalServerInfo(`http://127.0.0.1:${port}`);
+    writeLocalServerInfo(localServerUrl(process.env.HOSTNAME, process.env.PORT || "3000"));
   }
   // Retention (evaluations are kept 90 days) holds wherever the server runs: Vercel's cron calls
   // /api/cron/maintenance, every other server process runs it itself.

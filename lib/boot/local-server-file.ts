@@ -16,6 +16,15 @@ export interface LocalServerInfo {
 
 export const localServerFile = () => path.join(dataDir(), "server.json");
 
+/**
+ * Where jobs on this machine reach the server: the address it listens on (scripts/server.mjs binds HOSTNAME,
+ * which Docker exports as the container's name), or loopback when it listens on every interface.
+ */
+export function localServerUrl(hostname: string | undefined, port: string): string {
+  if (!hostname || hostname === "0.0.0.0" || hostname === "::") return `http://127.0.0.1:${port}`;
+  return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+}
+
 export function writeLocalServerInfo(url: string): LocalServerInfo {
   const info: LocalServerInfo = { pid: process.pid, url, secret: process.env.CRON_SECRET || randomBytes(24).toString("hex") };
   fs.mkdirSync(dataDir(), { recursive: true });
