@@ -6,6 +6,7 @@ import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { livenessTimeoutMs } from "@/lib/config";
 import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
+import { resolverTrouble } from "@/lib/net/resolver-trouble";
 
 /**
  * One liveness probe: MCP initialize, then tools/list (every page).
@@ -13,7 +14,8 @@ import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
  * - down: the endpoint answered something else (an HTTP error status, a
  *   refused connection, a name that does not resolve, a protocol error);
  * - unreachable: the probe did not get an answer (our timeout, a connection
- *   reset on the way, a transient DNS failure, a refused non-public address).
+ *   reset on the way, a transient DNS failure, a name that does not resolve
+ *   while no name does on this machine, a refused non-public address).
  *   Only attempted_at moves: not answering in time is not evidence of down.
  */
 export type ProbeResult =
@@ -140,6 +142,11 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
     if (code && TRANSIENT_CODES.has(code)) return { outcome: "unreachable", error: code };
     // the SSE transport reports fetch failures as text only
     if (!code && TRANSIENT_MESSAGE.test(e.message)) return { outcome: "unreachable", error: e.message.slice(0, 300) };
+    // a name that does not resolve is the remote's fault only while this machine resolves names at all
+    if (code === "ENOTFOUND" || code === "ENODATA") {
+      const trouble = await resolverTrouble();
+      if (trouble) return { outcome: "unreachable", error: `${code}, but ${trouble}: this machine's name resolution is failing, no verdict` };
+    }
     if (code) return { outcome: "down", httpStatus: null, error: code };
     return { outcome: "down", httpStatus: lastStatus, error: e.message.slice(0, 300) };
   } finally {

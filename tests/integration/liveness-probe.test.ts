@@ -44,6 +44,23 @@ describe("probeRemote", () => {
     }
   });
 
+  it("calls a remote whose name does not resolve down, unless this machine resolves no names at all", async () => {
+    const saved = process.env.REGISTRY_URL;
+    try {
+      // the registry's host is the canary: localhost resolves everywhere, a .invalid name nowhere (RFC 6761)
+      process.env.REGISTRY_URL = "http://localhost:9";
+      expect(await probeRemote("https://gone-remote.invalid/mcp", "streamable-http", { timeoutMs: 3000 })).toMatchObject({ outcome: "down", error: "ENOTFOUND" });
+      process.env.REGISTRY_URL = "https://registry.invalid";
+      expect(await probeRemote("https://gone-remote.invalid/mcp", "streamable-http", { timeoutMs: 3000 })).toEqual({
+        outcome: "unreachable",
+        error: expect.stringMatching(/^ENOTFOUND, but registry\.invalid does not resolve either \(ENOTFOUND\): this machine's name resolution is failing/),
+      });
+    } finally {
+      if (saved === undefined) delete process.env.REGISTRY_URL;
+      else process.env.REGISTRY_URL = saved;
+    }
+  });
+
   it("still calls a server that answers its POSTs with an HTTP error down", async () => {
     mcp.state.status = 503;
     try {
