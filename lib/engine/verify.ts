@@ -169,10 +169,39 @@ function compareReasons(stated: unknown, recomputed: readonly unknown[], mismatc
     if (safeCanonical(stated[i]) !== canonicalJson(recomputed[i])) {
       const s = stated[i] as { code?: unknown; result?: unknown };
       const r = recomputed[i] as { code: string; result: string };
-      mismatches.push(
-        `reason ${i + 1} is ${String(s?.code)}/${String(s?.result)}, recomputed ${r.code}/${r.result}` +
-          (s?.code === r.code && s?.result === r.result ? " (summary or evidence differ)" : ""),
-      );
+      if (s?.code === r.code && s?.result === r.result) {
+        // Same rule and outcome: name the member that differs, so a reader can tell an edited summary
+        // from a moved observation time without diffing the canonical JSON by hand.
+        const d = firstDifference(stated[i], recomputed[i], "");
+        mismatches.push(`reason ${i + 1} (${r.code}/${r.result}) differs at ${d.path || "the reason itself"}: ${d.stated}, recomputed ${d.recomputed}`);
+      } else {
+        mismatches.push(`reason ${i + 1} is ${String(s?.code)}/${String(s?.result)}, recomputed ${r.code}/${r.result}`);
+      }
     }
   }
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return "absent";
+  const text = safeCanonical(v) ?? String(v);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** The first path (in canonical key order) where two JSON values differ, with both values at it. */
+function firstDifference(a: unknown, b: unknown, path: string): { path: string; stated: string; recomputed: string } {
+  const bothObjects = a !== null && b !== null && typeof a === "object" && typeof b === "object";
+  if (bothObjects && Array.isArray(a) === Array.isArray(b)) {
+    if (Array.isArray(a) && Array.isArray(b)) {
+      for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        if (safeCanonical(a[i]) !== safeCanonical(b[i])) return firstDifference(a[i], b[i], `${path}[${i}]`);
+      }
+    } else {
+      const ao = a as Record<string, unknown>;
+      const bo = b as Record<string, unknown>;
+      for (const k of [...new Set([...Object.keys(ao), ...Object.keys(bo)])].sort()) {
+        if (safeCanonical(ao[k]) !== safeCanonical(bo[k])) return firstDifference(ao[k], bo[k], path ? `${path}.${k}` : k);
+      }
+    }
+  }
+  return { path, stated: show(a), recomputed: show(b) };
 }

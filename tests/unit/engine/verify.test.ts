@@ -70,6 +70,19 @@ describe("verifyEvaluation", () => {
     ]);
   });
 
+  it("names the member that differs when a reason keeps its code and result", () => {
+    const detail = detailOf(ev);
+    detail.evaluation.reasons[4].summary = "edited";
+    detail.evaluation.reasons[5].evidence[0].observed_at = "2020-01-01T00:00:00.000Z";
+    detail.evaluation.reasons[6].evidence[0].extra = 1;
+    const report = verifyEvaluation(detail);
+    expect(report.mismatches).toEqual([
+      `reason 5 (repo_gone/pass) differs at summary: "edited", recomputed ${JSON.stringify(ev.reasons[4].summary)}`,
+      `reason 6 (repo_archived/pass) differs at evidence[0].observed_at: "2020-01-01T00:00:00.000Z", recomputed "${ev.reasons[5].evidence[0].observed_at}"`,
+      "reason 7 (repo_no_push_6mo/pass) differs at evidence[0].extra: 1, recomputed absent",
+    ]);
+  });
+
   it("reports a wrong policy digest and a changed evaluation time", () => {
     const detail = detailOf(ev);
     detail.evaluation.policy_digest = `sha256:${"0".repeat(64)}`;
