@@ -66,7 +66,8 @@ async function here() {
           onProgress: ({ pages, entries }) => console.log(`page ${pages}: ${entries} entries`),
         });
     console.log(JSON.stringify(result.counts, null, 2));
-    if (result.rejects.length) console.warn(`${result.rejects.length} entries rejected, first: ${result.rejects[0]}`);
+    if (result.rejects.length) console.warn(`${result.rejects.length} entries rejected, first: ${result.rejects[0]} (so this listing delisted no server)`);
+    else if (!result.counts.entries) console.warn("the listing has no entries: nothing was written and no server delisted");
   });
 }
 

@@ -69,6 +69,11 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
     }
   }
   const entries = [...byKey.values()];
+  // A listing not read whole proves no absence: a rejected row may be the one naming a server we hold, and an
+  // empty "complete" listing is a broken export, not a registry without servers. It is written as incomplete:
+  // it adds and updates what it does hold and delists nothing.
+  const unreadable = !opts.complete ? null : rejects.length ? `${rejects.length} entries rejected` : entries.length ? null : "the listing is empty";
+  if (unreadable) opts = { ...opts, complete: false };
   const counts: IngestCounts = {
     entries: rawEntries.length,
     rejected: rejects.length,
@@ -107,7 +112,11 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
           status: "succeeded",
           finishedAt: new Date(),
           counts,
-          error: rejects.length ? `${rejects.length} entries rejected; first: ${rejects[0]}` : null,
+          error: unreadable
+            ? `${unreadable}${rejects.length ? `; first: ${rejects[0]}` : ""}; not used to delist servers`
+            : rejects.length
+              ? `${rejects.length} entries rejected; first: ${rejects[0]}`
+              : null,
         })
         .where(eq(registrySyncs.id, sync.id));
     });

@@ -46,9 +46,13 @@ export function versionIsNewer(heldUpdatedAt: Date | null, entry: RegistryEntry,
 /**
  * A complete listing lacking a server delists it only if the listing was observed after everything we know
  * of the server: one first seen, or updated in the registry, after the listing was taken may simply be too
- * new to be in it.
+ * new to be in it; and only if no complete listing observed after it has been written.
  */
 export function mayDelist(row: ServerRow, listing: ListingAge): boolean {
+  // A complete listing observed later has been written: it already said which servers are listed, and a
+  // server it held may have been gone at this listing's time and back since (delisting it again would take
+  // the catalog back and repeat the "unlisted" change).
+  if (listing.goneBy) return false;
   if (row.firstSeenAt > listing.observedAt) return false;
   return !(row.registryUpdatedAt && row.registryUpdatedAt > listing.observedAt);
 }

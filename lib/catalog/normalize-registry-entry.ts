@@ -126,6 +126,9 @@ function stableStringify(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
+/** Whitespace, control and format characters (line and paragraph separators, bidi controls, zero-width ones). */
+const UNPRINTABLE_IN_NAME = /[\s\p{Cc}\p{Cf}\p{Z}]/u;
+
 export function normalizeRegistryEntry(raw: unknown): RegistryEntry {
   if (!isObj(raw)) throw new RegistryEntryError("entry is not an object");
   const envelope = isObj(raw.server);
@@ -135,9 +138,15 @@ export function normalizeRegistryEntry(raw: unknown): RegistryEntry {
 
   const name = str(server.name);
   // Real September 2025 rows carry `"version": ""`; they are still listings, keyed by the empty version.
-  const version =
-    typeof server.version === "string" ? server.version : (str((server.version_detail as Obj | undefined)?.version) ?? "");
+  // A version that is no string at all is a bad row, not that empty version (it would become the latest one).
+  const detail = isObj(server.version_detail) ? server.version_detail.version : undefined;
+  const version = typeof server.version === "string" ? server.version : typeof detail === "string" ? detail : null;
   if (!name) throw new RegistryEntryError("entry has no name");
+  if (version === null) throw new RegistryEntryError(`entry ${name} has no version string`);
+  // Names are printed raw in one-line formats (the CATALOG-STAMP/1 line, the audit's text lines) and on pages:
+  // a line break could forge a second stamp line, a space adds a field, a bidi control makes the name read as
+  // another. The official registry's pattern is ASCII and allows none of them; a dump could.
+  if (UNPRINTABLE_IN_NAME.test(name)) throw new RegistryEntryError(`entry name ${JSON.stringify(name)} holds whitespace or control characters`);
   const slash = name.indexOf("/");
   if (slash <= 0 || slash === name.length - 1) throw new RegistryEntryError(`entry name ${name} is not namespace/name`);
 

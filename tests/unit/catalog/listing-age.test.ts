@@ -35,5 +35,8 @@ describe("listing age", () => {
     expect(mayDelist(row({}), current)).toBe(true);
     expect(mayDelist(row({ firstSeenAt: at("01:10:00") }), current)).toBe(false);
     expect(mayDelist(row({ registryUpdatedAt: at("01:10:00") }), current)).toBe(false);
+    // a complete listing observed later has already said which servers are listed: an older one delists none
+    expect(mayDelist(row({}), overtaken)).toBe(false);
+    expect(mayDelist(row({}), listingAge(at("01:00:00"), at("02:00:00"), at("00:30:00")))).toBe(true);
   });
 });
