@@ -78,15 +78,24 @@ function normalizeRepository(v: unknown): RegistryEntry["repository"] {
   return { url, source: str(v.source), id: str(v.id) ?? (typeof v.id === "number" ? String(v.id) : null), subfolder: str(v.subfolder) };
 }
 
-function normalizePackages(v: unknown): NormalizedPackage[] {
-  if (!Array.isArray(v)) return [];
+/**
+ * A listing's artifacts as a list, absent meaning none. A value that is no list, or an item we cannot read, is a
+ * bad row rather than "no packages": stored as none, the package rules (missing, deprecated, advisories) would
+ * have nothing to check and the server could PASS on what it does not show.
+ */
+function listOf(v: unknown, what: string, name: string): unknown[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new RegistryEntryError(`entry ${name}: ${what} is not a list`);
+  return v;
+}
+
+function normalizePackages(v: unknown, name: string): NormalizedPackage[] {
   const out: NormalizedPackage[] = [];
-  for (const p of v) {
-    if (!isObj(p)) continue;
+  for (const [i, p] of listOf(v, "packages", name).entries()) {
     // snake_case is the 2025-07-09 schema; camelCase everything since 2025-09-16
-    const registryType = str(p.registryType) ?? str(p.registry_type) ?? str(p.registry_name);
-    const identifier = str(p.identifier) ?? str(p.name);
-    if (!registryType || !identifier) continue;
+    const registryType = isObj(p) ? (str(p.registryType) ?? str(p.registry_type) ?? str(p.registry_name)) : null;
+    const identifier = isObj(p) ? (str(p.identifier) ?? str(p.name)) : null;
+    if (!isObj(p) || !registryType || !identifier) throw new RegistryEntryError(`entry ${name}: package ${i + 1} names no registry type or identifier`);
     const transport = isObj(p.transport) ? p.transport : null;
     out.push({
       ecosystem: ECOSYSTEM_BY_REGISTRY_TYPE[registryType.toLowerCase()] ?? registryType.toLowerCase(),
@@ -101,14 +110,13 @@ function normalizePackages(v: unknown): NormalizedPackage[] {
   return out;
 }
 
-function normalizeRemotes(v: unknown): RegistryEntry["remotes"] {
-  if (!Array.isArray(v)) return [];
+function normalizeRemotes(v: unknown, name: string): RegistryEntry["remotes"] {
   const out: RegistryEntry["remotes"] = [];
-  for (const r of v) {
-    if (!isObj(r)) continue;
-    const type = str(r.type) ?? str(r.transport_type);
-    const url = str(r.url);
-    if (type && url) out.push({ type, url });
+  for (const [i, r] of listOf(v, "remotes", name).entries()) {
+    const type = isObj(r) ? (str(r.type) ?? str(r.transport_type)) : null;
+    const url = isObj(r) ? str(r.url) : null;
+    if (!type || !url) throw new RegistryEntryError(`entry ${name}: remote ${i + 1} names no type or URL`);
+    out.push({ type, url });
   }
   return out;
 }
@@ -180,8 +188,8 @@ export function normalizeRegistryEntry(raw: unknown): RegistryEntry {
     description: str(server.description),
     websiteUrl: str(server.websiteUrl) ?? str(server.website_url),
     repository: normalizeRepository(server.repository),
-    packages: normalizePackages(server.packages),
-    remotes: normalizeRemotes(server.remotes),
+    packages: normalizePackages(server.packages, name),
+    remotes: normalizeRemotes(server.remotes, name),
     document,
   };
   const contentHash = createHash("sha256")

@@ -28,3 +28,26 @@ describe("normalizeRegistryEntry: names", () => {
     }
   });
 });
+
+// Stored as "no packages", an artifact list we cannot read would leave the package rules nothing to check.
+describe("normalizeRegistryEntry: packages and remotes", () => {
+  const withArtifacts = (extra: Record<string, unknown>) => ({ server: { name: "io.github.a/x", version: "1.0.0", ...extra }, _meta: {} });
+
+  it.each([
+    ["packages that are not a list", { packages: "npm:foo" }, /packages is not a list/],
+    ["a package with no identifier", { packages: [{ registryType: "npm" }] }, /package 1 names no registry type or identifier/],
+    ["a package that is not an object", { packages: [{ registryType: "npm", identifier: "a" }, "b"] }, /package 2 names no/],
+    ["remotes that are not a list", { remotes: { url: "https://x.example/mcp" } }, /remotes is not a list/],
+    ["a remote with no URL", { remotes: [{ type: "streamable-http" }] }, /remote 1 names no type or URL/],
+  ])("refuses %s", (_label, extra, message) => {
+    expect(() => normalizeRegistryEntry(withArtifacts(extra))).toThrow(message);
+  });
+
+  it("reads absent or empty lists as none, and both schema eras' field names", () => {
+    expect(normalizeRegistryEntry(withArtifacts({})).packages).toEqual([]);
+    expect(normalizeRegistryEntry(withArtifacts({ packages: null, remotes: [] })).remotes).toEqual([]);
+    const old = normalizeRegistryEntry(withArtifacts({ packages: [{ registry_name: "npm", name: "a", version: "1" }], remotes: [{ transport_type: "sse", url: "https://x.example/sse" }] }));
+    expect(old.packages.map((p) => [p.ecosystem, p.identifier])).toEqual([["jspkg", "a"]]);
+    expect(old.remotes).toEqual([{ type: "sse", url: "https://x.example/sse" }]);
+  });
+});
