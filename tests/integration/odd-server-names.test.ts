@@ -7,12 +7,12 @@ import { getServerPage } from "@/lib/services/get-server-page";
 import { resetDb } from "../helpers/db";
 import { listing, loadFixtureCatalog } from "../helpers/catalog-fixture";
 
-// A name holding characters a URL treats specially ("?", "#", "%", "&", spaces, non-Latin) must reach its
+// A name holding characters a URL treats specially ("?", "#", "%", "&", "+", non-Latin) must reach its
 // page and badge by the links the service itself writes. Next.js hands route handlers their catch-all
 // params already decoded (pages get them encoded); the handler is called that way here. The Open Graph
 // route reads its name the same way (nameFromRequestPath, tests/unit/cards/links.test.ts); its JSX does not
-// run under vitest.
-const ODD = "io.github.acme/odd name?q=1#frag%2F&x=y";
+// run under vitest. (Whitespace is refused at ingest: tests/unit/catalog/registry-entry-name.test.ts.)
+const ODD = "io.github.acme/odd+name?q=1#frag%2F&x=y";
 const UNICODE = "io.github.acme/ünï-名前";
 
 let db: Db;
