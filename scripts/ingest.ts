@@ -4,7 +4,6 @@
 // On the embedded database while the server runs, the work is handed to the
 // server (PGlite must not be opened twice); otherwise it runs here.
 import fs from "node:fs";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
@@ -12,6 +11,7 @@ import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { registryUrl } from "@/lib/config";
 import { localServer } from "./lib/local-server";
 import { runJob, withOwnDatabase } from "./lib/run-job";
+import { userPath } from "./lib/user-path";
 
 const { values } = parseArgs({
   options: {
@@ -27,13 +27,14 @@ if (values.help) {
   process.exit(0);
 }
 
+const file = values.file === undefined ? undefined : userPath(values.file);
 const observedAt = values["observed-at"] ? new Date(values["observed-at"]) : undefined;
 if (observedAt && Number.isNaN(observedAt.getTime())) {
   console.error(`--observed-at is not a date: ${values["observed-at"]}`);
   process.exit(2);
 }
-if (values.file && !fs.existsSync(values.file)) {
-  console.error(`no such file: ${values.file}`);
+if (file && !fs.existsSync(file)) {
+  console.error(`no such file: ${file}`);
   process.exit(2);
 }
 
@@ -41,10 +42,10 @@ async function viaServer(): Promise<boolean> {
   const server = localServer();
   if (!server) return false;
   console.log(`the server (pid ${server.pid}) holds the embedded database: sending the work to ${server.url}`);
-  const res = values.file
+  const res = file
     ? await server.fetch(
-        `/api/cron/ingest?${new URLSearchParams({ origin: path.resolve(values.file), ...(observedAt ? { observed_at: observedAt.toISOString() } : {}) })}`,
-        { method: "POST", body: fs.readFileSync(values.file) },
+        `/api/cron/ingest?${new URLSearchParams({ origin: file, ...(observedAt ? { observed_at: observedAt.toISOString() } : {}) })}`,
+        { method: "POST", body: fs.readFileSync(file) },
       )
     : await server.fetch(`/api/cron/ingest${values.full ? "?mode=full" : ""}`);
   const body = await res.json().catch(() => ({}));
@@ -58,8 +59,8 @@ async function viaServer(): Promise<boolean> {
 
 async function here() {
   await withOwnDatabase(async (db) => {
-    const result = values.file
-      ? await ingestDump(db, await readDumpFile(values.file), path.resolve(values.file), observedAt)
+    const result = file
+      ? await ingestDump(db, await readDumpFile(file), file, observedAt)
       : await ingestFromRegistry(db, {
           baseUrl: registryUrl(),
           mode: values.full ? "full" : "incremental",

@@ -5,13 +5,15 @@
 // 2 when the file cannot be read.
 import fs from "node:fs";
 import { verifyEvaluation } from "@/lib/engine";
+import { userPath } from "./lib/user-path";
 
 // "-" is standard input; other arguments starting with "-" are options (none yet)
-const file = process.argv.slice(2).find((a) => a === "-" || !a.startsWith("-"));
-if (!file) {
+const arg = process.argv.slice(2).find((a) => a === "-" || !a.startsWith("-"));
+if (!arg) {
   console.error("usage: npm run verify -- <evaluation.json>   (use - for standard input)");
   process.exit(2);
 }
+const file = arg === "-" ? arg : userPath(arg);
 let input: unknown;
 try {
   input = JSON.parse(fs.readFileSync(file === "-" ? 0 : file, "utf8"));

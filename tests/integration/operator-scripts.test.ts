@@ -14,12 +14,28 @@ function run(script: string, ...args: string[]) {
 }
 
 function runOn(databaseUrl: string, script: string, ...args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" };
+  return runWith({ DATABASE_URL: databaseUrl }, script, ...args);
+}
+
+function runWith(extra: Record<string, string>, script: string, ...args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `pglite:${path.join(dataDir, "pglite")}`, LOG_LEVEL: "silent", ...extra };
   delete env.TEST_DATABASE_URL;
   return spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", `scripts/${script}.ts`, ...args], { encoding: "utf8", env });
 }
 
 describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embedded database", () => {
+  it("read a file named relative to where the user typed the command (npm runs them from the package root)", () => {
+    // npm keeps the caller's directory in INIT_CWD; the file is there, not in the package root
+    const here = fs.mkdtempSync(path.join(dataDir, "cwd-"));
+    fs.writeFileSync(path.join(here, "evaluation.json"), "{}");
+    const verify = runWith({ INIT_CWD: here }, "verify", "evaluation.json");
+    // read (a mismatch, exit 1), not "cannot read" (exit 2)
+    expect(verify.stderr).not.toMatch(/cannot read/);
+    expect(verify.status).toBe(1);
+    const ingest = runWith({ INIT_CWD: here }, "ingest", "--file", "no-such-dump.json");
+    expect(ingest.stderr).toContain(`no such file: ${path.join(here, "no-such-dump.json")}`);
+  });
+
   it("key:create prints a new key once, refuses bad arguments with exit 2, and grants watches by request", () => {
     const made = run("create-key", "--email", "ops@example.com", "--tier", "pro");
     expect(made.status, made.stderr).toBe(0);
