@@ -2,6 +2,7 @@ import os from "node:os";
 import { and, eq, like } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { harvestRuns } from "@/lib/db/schema";
+import { pidAlive } from "@/lib/boot/pid-alive";
 
 /**
  * Marks `failed` the runs this host started whose process is gone (killed, crashed, the machine restarted):
@@ -18,7 +19,7 @@ export async function closeAbandonedRuns(db: Db, now: Date): Promise<number> {
   let closed = 0;
   for (const run of running) {
     const pid = Number(run.holder.slice(host.length + 1).split(":")[0]);
-    if (!Number.isInteger(pid) || pid <= 0 || processAlive(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || pidAlive(pid)) continue;
     await db
       .update(harvestRuns)
       .set({ status: "failed", finishedAt: now, errors: [{ source: "run", item: run.holder, error: `abandoned: process ${pid} ended before the run finished` }] })
@@ -26,14 +27,4 @@ export async function closeAbandonedRuns(db: Db, now: Date): Promise<number> {
     closed++;
   }
   return closed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
