@@ -2,6 +2,7 @@
 // is to tell route handlers the caller's real socket address. Without it a client
 // could send its own x-forwarded-for and reset the anonymous allowance.
 import http from "node:http";
+import { fillOptionalManifests } from "./optional-manifests.mjs";
 
 // The production server, however it is started (npm start sets this too, a process manager may not): without
 // it Next.js runs parts of its development paths and answers a malformed URL with a 500. Set before Next loads.
@@ -15,6 +16,7 @@ process.env.PORT = String(port);
 // npm here omits "resolved" from the lockfile; Next mistakes that for missing SWC binaries.
 process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= "1";
 
+fillOptionalManifests();
 const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
