@@ -68,6 +68,7 @@ try {
     rounds,
     { label: "health", req: { method: "GET", path: () => "/v1/health" } },
     { label: "preflight", req: preflight },
+    server.cpuSeconds,
   );
   console.log(
     `preflight / health: throughput ${ratio.toFixed(3)}× (goal ≥ 0.5: ${ratio >= 0.5 ? "met" : "not met"}), ` +

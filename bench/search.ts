@@ -100,7 +100,7 @@ try {
   await startServer({ SEARCH_CACHE_SECONDS: "0" });
   await run("warm-up", () => "/v1/health", () => ({}), 3);
   await run("warm-up", searchPath, keyHeader, 5);
-  const uncached = await compareLoads(server!.base, connections, seconds, rounds, health, { label: "search", req: { method: "GET", path: searchPath, headers: keyHeader } });
+  const uncached = await compareLoads(server!.base, connections, seconds, rounds, health, { label: "search", req: { method: "GET", path: searchPath, headers: keyHeader } }, server!.cpuSeconds);
   await stopServer();
   // as deployed: results of a query kept 30 s per process (then answered for 30 s more while one
   // recomputation replaces them); metering still runs on every request. The warm-up asks every query
@@ -112,7 +112,7 @@ try {
     await Promise.all(batch.map((q, j) => fetch(`${server!.base}/v1/search?q=${encodeURIComponent(q)}`, { headers: { "x-api-key": keys[(i + j) % keys.length] } }).then((r) => r.arrayBuffer())));
   }
   await run("warm-up", searchPath, keyHeader, 3);
-  const cached = await compareLoads(server!.base, connections, seconds, rounds, health, { label: "cached", req: { method: "GET", path: searchPath, headers: keyHeader } });
+  const cached = await compareLoads(server!.base, connections, seconds, rounds, health, { label: "cached", req: { method: "GET", path: searchPath, headers: keyHeader } }, server!.cpuSeconds);
   for (const [label, c] of [
     ["search", uncached],
     ["cached", cached],

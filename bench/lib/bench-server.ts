@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { SERVER_NODE_FLAGS } from "../../scripts/server-node-flags.mjs";
@@ -12,7 +13,25 @@ export function buildOnce(): void {
 
 export interface BenchServer {
   base: string;
+  /** CPU seconds the server process has used so far (user + system), NaN where /proc is not there. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
+}
+
+/**
+ * CPU seconds used by process `pid` (user + system, its own threads included) from /proc. On a shared
+ * two-core machine throughput drifts with the neighbours; CPU time per request hardly does, so it is the
+ * steadier figure for comparing two routes of one server.
+ */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // fields after the parenthesised command name; utime and stime are fields 14 and 15 (in clock ticks)
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** The production server (scripts/server.mjs) on `databaseUrl`, waited for until GET /v1/health answers. */
@@ -35,6 +54,7 @@ export async function startBenchServer(databaseUrl: string, port: number, env: R
   }
   return {
     base,
+    cpuSeconds: () => processCpuSeconds(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -52,6 +72,8 @@ export interface LoadRun {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Server CPU milliseconds per request during the run (NaN when not measured). */
+  cpuMsPerRequest: number;
 }
 
 export interface LoadRequest {
@@ -62,9 +84,17 @@ export interface LoadRequest {
 }
 
 /** One autocannon run; latencies are collected per response so every percentile is exact. */
-export function loadRun(label: string, base: string, connections: number, duration: number, req: LoadRequest): Promise<LoadRun> {
+export function loadRun(
+  label: string,
+  base: string,
+  connections: number,
+  duration: number,
+  req: LoadRequest,
+  cpuSeconds: () => number = () => NaN,
+): Promise<LoadRun> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
+    const cpuBefore = cpuSeconds();
     const instance = autocannon(
       {
         url: base,
@@ -89,9 +119,11 @@ export function loadRun(label: string, base: string, connections: number, durati
           requests: result.requests.total,
           non2xx: result.non2xx,
           errors: result.errors + result.timeouts,
+          cpuMsPerRequest: ((cpuSeconds() - cpuBefore) * 1000) / result.requests.total,
         };
+        const cpu = Number.isNaN(run.cpuMsPerRequest) ? "" : `   server CPU ${run.cpuMsPerRequest.toFixed(2)} ms/req`;
         console.log(
-          `${label.padEnd(16)} ${run.rps.toFixed(0).padStart(6)} req/s   p50 ${run.p50.toFixed(1)} ms   p95 ${run.p95.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms   (${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)`,
+          `${label.padEnd(16)} ${run.rps.toFixed(0).padStart(6)} req/s   p50 ${run.p50.toFixed(1)} ms   p95 ${run.p95.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms${cpu}   (${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)`,
         );
         resolve(run);
       },
@@ -106,6 +138,9 @@ export interface Comparison {
   candidate: LoadRun;
   /** Median over the rounds of candidate rps / baseline rps (each round's pair ran back to back). */
   throughputRatio: number;
+  /** Median over the rounds of baseline / candidate server CPU per request: the throughput ratio a server
+   * bound by its own CPU would reach (NaN when not measured). */
+  cpuRatio: number;
 }
 
 const median = (xs: number[]) => {
@@ -115,7 +150,16 @@ const median = (xs: number[]) => {
 
 function medianRun(runs: LoadRun[]): LoadRun {
   const pick = (k: keyof LoadRun) => median(runs.map((r) => r[k]));
-  return { rps: pick("rps"), p50: pick("p50"), p95: pick("p95"), p99: pick("p99"), requests: pick("requests"), non2xx: pick("non2xx"), errors: pick("errors") };
+  return {
+    rps: pick("rps"),
+    p50: pick("p50"),
+    p95: pick("p95"),
+    p99: pick("p99"),
+    requests: pick("requests"),
+    non2xx: pick("non2xx"),
+    errors: pick("errors"),
+    cpuMsPerRequest: pick("cpuMsPerRequest"),
+  };
 }
 
 /**
@@ -130,15 +174,27 @@ export async function compareLoads(
   rounds: number,
   baseline: { label: string; req: LoadRequest },
   candidate: { label: string; req: LoadRequest },
+  cpuSeconds: () => number = () => NaN,
 ): Promise<Comparison> {
   const b: LoadRun[] = [];
   const c: LoadRun[] = [];
   for (let i = 0; i < rounds; i++) {
-    b.push(await loadRun(baseline.label, base, connections, seconds, baseline.req));
-    c.push(await loadRun(candidate.label, base, connections, seconds, candidate.req));
+    b.push(await loadRun(baseline.label, base, connections, seconds, baseline.req, cpuSeconds));
+    c.push(await loadRun(candidate.label, base, connections, seconds, candidate.req, cpuSeconds));
   }
-  const result = { baseline: medianRun(b), candidate: medianRun(c), throughputRatio: median(c.map((r, i) => r.rps / b[i].rps)) };
+  const result = {
+    baseline: medianRun(b),
+    candidate: medianRun(c),
+    throughputRatio: median(c.map((r, i) => r.rps / b[i].rps)),
+    cpuRatio: median(c.map((r, i) => b[i].cpuMsPerRequest / r.cpuMsPerRequest)),
+  };
   const fmt = (r: LoadRun) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`;
   console.log(`medians of ${rounds} rounds: ${baseline.label} ${fmt(result.baseline)}; ${candidate.label} ${fmt(result.candidate)}`);
+  if (!Number.isNaN(result.cpuRatio)) {
+    console.log(
+      `server CPU per request: ${baseline.label} ${result.baseline.cpuMsPerRequest.toFixed(2)} ms, ${candidate.label} ${result.candidate.cpuMsPerRequest.toFixed(2)} ms ` +
+        `(${baseline.label} / ${candidate.label}: ${result.cpuRatio.toFixed(3)}×, the throughput ratio of a server bound by its own CPU)`,
+    );
+  }
   return result;
 }
