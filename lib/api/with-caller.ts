@@ -44,7 +44,7 @@ export interface RouteContext<P> {
 export interface WithCallerOptions {
   /** 401 unless a valid x-api-key was sent. */
   keyRequired?: boolean;
-  /** Burst limits and quota headers; `charge` works only on metered routes. */
+  /** Burst limits and quota headers (also on keyRequired routes); `charge` works only on metered routes. */
   metered?: boolean;
   /** Default cost of `charge(subject)` on this route. */
   cost?: number;
@@ -62,7 +62,7 @@ type Handler<P> = (ctx: RouteContext<P>) => Promise<unknown>;
 /**
  * Wraps a route handler (Dub's withWorkspace shape). In order: resolve the key
  * (invalid or revoked → 401 even where a key is optional; missing where
- * required → 401), burst limit on metered routes (429), then the handler, which
+ * required → 401), burst limit on metered and key-only routes (429), then the handler, which
  * parses input (400), finds the resource (404) and calls `charge` (402/429).
  * The handler returns data (sent as JSON 200) or a Response; every thrown error
  * becomes the contract's Error body; metered responses, errors included, carry
@@ -80,6 +80,10 @@ export interface WrappedRoute<P> {
 
 export function withCaller<P = Record<string, string>>(handler: Handler<P>, options: WithCallerOptions = {}): WrappedRoute<P> {
   const metered = options.metered === true;
+  // every call made with a required key counts in that key's burst window (DESIGN §7: 60 a minute per key),
+  // not only the paid ones: a key must not read its wallet, evaluations or watches thousands of times a
+  // minute. The count rides in the key look-up's own statement.
+  const counted = metered || options.keyRequired === true;
   return async (req: Request, ctx?: { params?: Promise<P> }): Promise<Response> => {
     const requestId = randomUUID();
     const headers = new Headers();
@@ -90,7 +94,7 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
     let fromMemory = false;
     const state: QuotaState = {};
     const withQuotaHeaders = () => {
-      if (metered && caller) for (const [k, v] of Object.entries(quotaHeaders(caller, state))) headers.set(k, v);
+      if (counted && caller) for (const [k, v] of Object.entries(quotaHeaders(caller, state))) headers.set(k, v);
     };
     try {
       // Next answers HEAD with the GET handler and drops the body: on a metered route that would spend credits
@@ -111,7 +115,7 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       } else {
         // a route without auth (neither needs nor meters a key) does not read it
         const keyless = !metered && !options.keyRequired;
-        caller = (await admitCaller(req, { metered, keyRequired: options.keyRequired, keyless, state })).caller;
+        caller = (await admitCaller(req, { metered: counted, keyRequired: options.keyRequired, keyless, state })).caller;
       }
       const who = caller;
       const admit = async () => {

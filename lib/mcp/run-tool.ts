@@ -50,7 +50,9 @@ export async function runTool<I>(
     // the REST wrapper's admission: key (401; not read by a tool that neither needs nor meters one), then the
     // burst window (429), a keyed caller's both in one statement
     const keyless = !options.metered && !options.keyRequired;
-    ({ caller } = await admitCaller(callerInput, { metered: options.metered, keyRequired: options.keyRequired, keyless, state: quota }));
+    // as on REST, a key-only tool's call counts in the key's burst window too (lib/api/with-caller.ts)
+    const counted = options.metered === true || options.keyRequired === true;
+    ({ caller } = await admitCaller(callerInput, { metered: counted, keyRequired: options.keyRequired, keyless, state: quota }));
     const input = schema ? parseWith(schema, args ?? {}) : (undefined as I);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);
@@ -60,7 +62,7 @@ export async function runTool<I>(
   } catch (err) {
     return toolError(err);
   } finally {
-    if (options.metered && caller) auth?.quotaSeen?.(caller, quota);
+    if ((options.metered || options.keyRequired) && caller) auth?.quotaSeen?.(caller, quota);
   }
 }
 

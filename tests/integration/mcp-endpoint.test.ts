@@ -194,6 +194,16 @@ describe("/mcp", () => {
     expect((await send({ name: 5 }, { accept: "application/json" })).status).toBe(406);
   });
 
+  it("counts a key's watch-list calls in its burst window like REST and answers rate_limited past 60 a minute", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const c = await client({ key: a.key });
+    for (let i = 0; i < 60; i++) expect((await call(c, "catalog_watch_list")).isError, `call ${i + 1}`).toBeFalsy();
+    const over = await call(c, "catalog_watch_list");
+    expect(over.structuredContent).toMatchObject({ ok: false, error: "rate_limited", retry_after: expect.any(Number) });
+    // the same window as the key's REST calls
+    expect((await creditsGet(request("/v1/credits", { key: a.key }))).status).toBe(429);
+  });
+
   it("counts anonymous lookups per IP like REST and answers rate_limited past 10 distinct ones", async () => {
     const { listing, loadFixtureCatalog: load } = await import("../helpers/catalog-fixture");
     await load(db, Array.from({ length: 11 }, (_, i) => listing({ name: `io.github.many/s${i}` })));

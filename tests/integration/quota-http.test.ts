@@ -200,6 +200,21 @@ describe("429: burst limits", () => {
     expect((await get("/v1/lookup?name=io.github.a/b", { key })).status).toBe(200);
   });
 
+  it("counts a key's unpaid calls (wallet, evaluations, watches) in the same burst window as its paid ones", async () => {
+    const acc = await account();
+    for (let i = 0; i < 30; i++) expect((await get("/v1/lookup?name=aa", { key: acc.key })).status).toBe(200);
+    for (let i = 0; i < 29; i++) expect((await call(creditsGet, "/v1/credits", { key: acc.key })).status).toBe(200);
+    const last = await call(creditsGet, "/v1/credits", { key: acc.key });
+    expect(last.status).toBe(200);
+    expect(last.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(last.headers.get("x-ratelimit-resource")).toBe("burst");
+    const over = await call(creditsGet, "/v1/credits", { key: acc.key });
+    expect(over.status).toBe(429);
+    expect(await over.json()).toMatchObject({ error: "rate_limited", retry_after: 55 });
+    expect(over.headers.get("retry-after")).toBe("55");
+    expect((await get("/v1/lookup?name=aa", { key: acc.key })).status).toBe(429);
+  });
+
   it("counts bursts per key and per IP separately", async () => {
     const a = await account();
     const b = await account();
