@@ -85,8 +85,12 @@ function parametersOf(op: ApiOperation): Json[] {
 }
 
 function operationObject(op: ApiOperation): Json {
+  // a key-only operation counts in the key's burst window like a metered one (lib/api/with-caller.ts): it
+  // carries the quota headers and may answer 429
+  const counted = op.metered === true || op.auth === "required";
+  const errors = counted && !op.errors.includes(429) ? [...op.errors, 429].sort((a, b) => a - b) : op.errors;
   const okHeaders: Json = {};
-  if (op.metered) Object.assign(okHeaders, quotaHeaderRefs());
+  if (counted) Object.assign(okHeaders, quotaHeaderRefs());
   if (op.cacheable) {
     okHeaders["cache-control"] = { description: "public, cacheable", schema: { type: "string" } };
     okHeaders.etag = { description: "strong validator; send it back in If-None-Match for a 304", schema: { type: "string" } };
@@ -103,10 +107,10 @@ function operationObject(op: ApiOperation): Json {
     "200": { description: op.response.description, ...(Object.keys(okHeaders).length ? { headers: okHeaders } : {}), content },
   };
   if (op.cacheable) responses["304"] = { description: "Not modified (If-None-Match matched the ETag)" };
-  for (const status of op.errors) {
-    // metered answers carry the quota headers, errors too, but for the 401 of a refused key
+  for (const status of errors) {
+    // metered and key-only answers carry the quota headers, errors too, but for the 401 of a refused key
     responses[String(status)] =
-      op.metered && status !== 401
+      counted && status !== 401
         ? {
             description: STATUS_TEXT[status],
             headers: { ...quotaHeaderRefs(), ...(status === 429 ? { "retry-after": { description: "seconds", schema: { type: "integer" } } } : {}) },

@@ -122,6 +122,16 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.components.headers["x-tier"].schema).toEqual({ type: "string", enum: ["free", "registered", "pro"] });
   });
 
+  it("declares 429 and the quota headers on every operation that needs a key, paid or not (one burst window per key)", () => {
+    for (const [p, item] of Object.entries(doc.paths as Json)) {
+      for (const [m, op] of Object.entries(item as Json)) {
+        if (op["x-auth"] !== "required") continue;
+        expect(Object.keys(op.responses), `${m} ${p}`).toContain("429");
+        expect(Object.keys(op.responses["200"].headers ?? {}), `${m} ${p}`).toContain("x-ratelimit-remaining");
+      }
+    }
+  });
+
   it("describes query parameters from the routes' schemas (names, required, defaults)", () => {
     const params = (p: string, m = "get") => Object.fromEntries((doc.paths[p][m].parameters as Json[]).map((x) => [x.name, x]));
     expect(params("/v1/search").q).toMatchObject({ in: "query", required: true, schema: { minLength: 2, maxLength: 200 } });
