@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { normalizeRegistryEntry } from "./normalize-registry-entry";
 import { ingestEntries, type IngestResult } from "./ingest-entries";
+import { believableTime } from "./listing-age";
 
 /**
  * A dump is a complete listing taken at some moment it does not record. The
@@ -8,12 +9,16 @@ import { ingestEntries, type IngestResult } from "./ingest-entries";
  * is its observation time unless the caller knows better; re-reading the same
  * dump therefore observes the same instant and changes nothing.
  */
-export function dumpObservedAt(entries: unknown[]): Date {
+export function dumpObservedAt(entries: unknown[], now = new Date()): Date {
   let newest = 0;
   for (const raw of entries) {
     try {
       const e = normalizeRegistryEntry(raw);
-      for (const d of [e.updatedAt, e.publishedAt, e.statusChangedAt]) if (d && d.getTime() > newest) newest = d.getTime();
+      // a time past the moment we read the dump is not one it can reflect (listing-age.ts believableTime)
+      for (const t of [e.updatedAt, e.publishedAt, e.statusChangedAt]) {
+        const d = believableTime(t, now);
+        if (d && d.getTime() > newest) newest = d.getTime();
+      }
     } catch {
       /* rejected entries are counted by ingestEntries */
     }

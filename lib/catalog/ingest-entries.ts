@@ -8,7 +8,7 @@ import { loadServerEvidence } from "@/lib/harvest/load-server-evidence";
 import { detectStateChanges } from "@/lib/harvest/state-changes";
 import { normalizeRegistryEntry, type RegistryEntry } from "./normalize-registry-entry";
 import { normalizeRepositoryUrl } from "./repository-url";
-import { heldIsNewer, listingAge, mayDelist, versionIsNewer, type ListingAge } from "./listing-age";
+import { believableTime, heldIsNewer, listingAge, mayDelist, versionIsNewer, type ListingAge } from "./listing-age";
 
 export interface IngestOptions {
   source: "api" | "file";
@@ -63,6 +63,10 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
   for (const raw of rawEntries) {
     try {
       const e = normalizeRegistryEntry(raw);
+      // registry times past the listing's observation are held as unknown, not as times (believableTime)
+      e.updatedAt = believableTime(e.updatedAt, opts.observedAt);
+      e.publishedAt = believableTime(e.publishedAt, opts.observedAt);
+      e.statusChangedAt = believableTime(e.statusChangedAt, opts.observedAt);
       byKey.set(`${e.name}\u0000${e.version}`, e);
     } catch (err) {
       rejects.push((err as Error).message);

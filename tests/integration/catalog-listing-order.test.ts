@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ingestEntries } from "@/lib/catalog/ingest-entries";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { loadServerRecords } from "@/lib/facts/load-facts";
@@ -104,5 +104,45 @@ describe("listings that reach the catalog out of order", () => {
     expect(
       await queryRows<{ name: string; latest_version: string | null }>(db, sql`select name, latest_version from servers where delisted_at is null order by name`),
     ).toEqual(listedBefore);
+  });
+});
+
+describe("a registry time from the future", () => {
+  // One row of a dump claims an update in 2099 (a registry clock bug, a hand-edited export). Believed, it made the
+  // dump "observed" in 2099, so every later listing counted as older: nothing was ever delisted, relisted or
+  // moved to a newer version again, and that server's own later updates were all "older" than the one it held.
+  const FUTURE = "2099-01-01T00:00:00.000Z";
+  const DAY1 = "2026-05-02T00:00:00.000Z";
+  const DAY2 = "2026-05-03T00:00:00.000Z";
+  const first = [
+    listing({ name: "io.github.a/kept", version: "1.0.0", title: "Old title" }, { updatedAt: T0, publishedAt: T0 }),
+    listing({ name: "io.github.a/removed", version: "1.0.0" }, { updatedAt: T0, publishedAt: T0 }),
+    listing({ name: "io.github.a/skewed", version: "1.0.0" }, { updatedAt: FUTURE, publishedAt: T0 }),
+  ];
+  const second = [
+    listing({ name: "io.github.a/kept", version: "1.0.0", title: "New title" }, { updatedAt: DAY1, publishedAt: T0 }),
+    listing({ name: "io.github.a/skewed", version: "1.0.0" }, { updatedAt: DAY1, publishedAt: T0, isLatest: false }),
+    listing({ name: "io.github.a/skewed", version: "2.0.0" }, { updatedAt: DAY1, publishedAt: DAY1 }),
+  ];
+
+  it("is not believed: later dumps still delist, retitle and move the latest version", async () => {
+    const db = await resetDb();
+    vi.useFakeTimers({ now: new Date(DAY1), toFake: ["Date"] });
+    try {
+      await ingestDump(db, first, "first.json");
+      vi.setSystemTime(new Date(DAY2));
+      await ingestDump(db, second, "second.json");
+    } finally {
+      vi.useRealTimers();
+    }
+    const state = await catalogState(db);
+    expect(state.servers).toEqual([
+      expect.objectContaining({ name: "io.github.a/kept", delisted: false, title: "New title" }),
+      expect.objectContaining({ name: "io.github.a/removed", delisted: true }),
+      expect.objectContaining({ name: "io.github.a/skewed", delisted: false, latest_version: "2.0.0" }),
+    ]);
+    // the far-future time is held as unknown, not as a time
+    const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from servers where registry_updated_at > now() + interval '1 day'`);
+    expect(row.n).toBe(0);
   });
 });
