@@ -1,11 +1,11 @@
 import { classifyContainer } from "./classify-container";
 import { classifyMcpProxy, classifyNpmLaunch, classifySupergateway, parseNpmArgs } from "./classify-npm";
 import { classifyPipx, classifyPython, classifyUv, classifyUvx, isPythonProgram, isVenvInterpreter } from "./classify-python";
-import { ASSIGNMENT, dropAssignments, isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
+import { ASSIGNMENT, dropAssignments, hideAssignedValues, isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
 import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, type LaunchContext } from "./identity";
 import { parseNpmSpec } from "./package-specs";
 import { checkRemoteUrl, isExampleHost, redactUrl, redactUrlText } from "./remote-url";
-import type { ConfigEntry, EntryIdentity } from "./types";
+import type { ConfigEntry, EntryIdentity, PackageSources } from "./types";
 
 /** Wrappers within wrappers deeper than this are not followed (a config never needs more than three). */
 export const MAX_WRAPPER_DEPTH = 8;
@@ -24,8 +24,9 @@ export function classifyEntry(entry: ConfigEntry): EntryIdentity {
   const bothNote = entry.url && entry.command ? bothUrlAndCommandNote(entry) : null;
   if (entry.url && usesUrl(entry)) return withNote(classifyRemote(entry.url, [], entry), bothNote ?? claudeDesktopRemoteNote(entry));
   if (entry.command) {
-    const argv = commandArgv(entry.command, entry.args);
-    return withNote(classifyArgv(argv, [], 0), bothNote);
+    const { argv, more } = commandArgv(entry.command, entry.args);
+    if (more) return withNote(severalCommands("the command line", argv, more, root), bothNote);
+    return withNote(classifyArgv(argv, [], 0, entry.packageSources), bothNote);
   }
   if (entry.extension) {
     return otherIdentity(
@@ -49,7 +50,7 @@ function usesUrl(entry: ConfigEntry): boolean {
 
 /** Names only the program: the rest of a command line written into `command` may hold a secret (`--api-key sk-…`). */
 function bothUrlAndCommandNote(entry: ConfigEntry): string {
-  const program = programName(commandArgv(entry.command!, entry.args)[0] ?? "");
+  const program = programName(commandArgv(entry.command!, entry.args).argv[0] ?? "");
   const shown = program && !program.includes("=") ? ` (${program})` : "";
   const which = entry.layout === "gemini" ? "Gemini CLI uses the URL" : "clients differ in which they use";
   return `the entry has both a URL and a command${shown}; ${which}`;
@@ -75,12 +76,17 @@ const KNOWN_PROGRAMS = new Set([
 /**
  * `command` + `args` as one argv. A command with spaces and no args (`"command": "npx -y pkg"`) is split the
  * way the client's shell would, unless it is a path that merely contains spaces (`C:\Program Files\…\x.exe`).
+ * `more` is what the line runs after its first command (`npx -y pkg && curl …`), when it runs more than one.
  */
-function commandArgv(command: string, args: string[]): string[] {
-  if (args.length || !/\s/.test(command)) return [command, ...args];
-  const words = splitCommandLine(command, { windows: /\\/.test(command) }).words;
-  if (!isPathLike(command) || KNOWN_PROGRAMS.has(programName(words[0] ?? ""))) return words.length ? words : [command];
-  return [command];
+function commandArgv(command: string, args: string[]): { argv: string[]; more: string | null } {
+  if (args.length || !/\s/.test(command)) return { argv: [command, ...args], more: null };
+  const windows = /\\/.test(command);
+  const { words, rest } = splitCommandLine(command, { windows });
+  if (!isPathLike(command) || KNOWN_PROGRAMS.has(programName(words[0] ?? ""))) {
+    const more = rest ?? (!windows && hasCommandSubstitution(command) ? "$(…)" : null);
+    return { argv: words.length ? words : [command], more };
+  }
+  return { argv: [command], more: null };
 }
 
 function classifyRemote(url: string, wrappers: string[], entry?: ConfigEntry): EntryIdentity {
@@ -88,7 +94,9 @@ function classifyRemote(url: string, wrappers: string[], entry?: ConfigEntry): E
   const check = checkRemoteUrl(url);
   if (!check.ok) {
     const kind = check.code === "loopback_url" || check.code === "local_socket" ? "local" : "remote";
-    return { ...identity(kind, url.trim(), ctx), identifier: redactedText(url), unresolvable: { code: check.code, summary: check.summary } };
+    // a URL that does not parse (`https://${input:host}/mcp?apiKey=…`, no scheme) is redacted as text, never echoed as written
+    const id = identity(kind, redactUrlText(url.trim()), ctx);
+    return { ...id, unresolvable: { code: check.code, summary: hideAssignedValues(check.summary) } };
   }
   const notes: string[] = [];
   if (entry?.transport === "http" || entry?.transport === "streamable-http" || entry?.transport === "streamablehttp") {
@@ -98,21 +106,20 @@ function classifyRemote(url: string, wrappers: string[], entry?: ConfigEntry): E
   return identity("remote", redactUrl(check.url), ctx, { note: notes.join("; ") || null });
 }
 
-function redactedText(url: string): string {
-  try {
-    return redactUrl(new URL(url.trim()));
-  } catch {
-    return url.trim();
-  }
-}
-
-function classifyArgv(argv: string[], wrappers: string[], depth: number): EntryIdentity {
+function classifyArgv(argv: string[], wrappers: string[], depth: number, sources?: PackageSources): EntryIdentity {
   const ctx: LaunchContext = {
     wrappers,
+    sources,
     inner: (inner, wrapper) => {
       if (depth + 1 > MAX_WRAPPER_DEPTH) return otherIdentity(null, `wrappers are nested more than ${MAX_WRAPPER_DEPTH} deep`, { wrappers });
       if (!inner.length) return otherIdentity(wrapper, `${wrapper} is called without a command`, { wrappers });
-      return classifyArgv(inner, [...wrappers, wrapper], depth + 1);
+      return classifyArgv(inner, [...wrappers, wrapper], depth + 1, sources);
+    },
+    line: (line, wrapper, opts = {}) => {
+      const { words, rest } = commandOfLine(line, opts);
+      // cmd.exe has no command substitution; POSIX shells and PowerShell (`$(…)`) do
+      const more = rest ?? ((opts.substitution ?? true) && hasCommandSubstitution(line) ? "$(…)" : null);
+      return more === null ? ctx.inner(words, wrapper) : severalCommands(wrapper, words, more, ctx);
     },
     remote: (url, wrapper) => classifyRemote(url, [...wrappers, wrapper]),
   };
@@ -170,7 +177,10 @@ function classifyArgv(argv: string[], wrappers: string[], depth: number): EntryI
     case "pnpm":
     case "yarn": {
       const parsed = parseNpmArgs(args);
-      if (parsed.positional[0] === "dlx") return classifyNpmLaunch(`${program} dlx`, [...parsed.packages.flatMap((p) => ["--package", p]), ...parsed.positional.slice(1)], ctx);
+      if (parsed.positional[0] === "dlx") {
+        const options = [...parsed.packages.flatMap((p) => ["--package", p]), ...(parsed.registry !== null ? ["--registry", parsed.registry] : [])];
+        return classifyNpmLaunch(`${program} dlx`, [...options, ...parsed.positional.slice(1)], ctx);
+      }
       return localIdentity(`${program} ${parsed.positional[0] ?? ""}`.trim(), `${program} ${parsed.positional[0] ?? ""} runs a script of the local project`.replace(/\s+/g, " "), ctx);
     }
     case "bun": {
@@ -282,9 +292,9 @@ function classifyDeno(args: string[], ctx: LaunchContext): EntryIdentity {
 function peelCmd(args: string[], ctx: LaunchContext): EntryIdentity {
   const at = args.findIndex((a) => /^\/[ck]$/i.test(a));
   if (at < 0) return otherIdentity("cmd", "cmd is called without /c", ctx);
-  let rest = args.slice(at + 1);
-  // `cmd /c "npx -y pkg"`: the whole command line in one argument
-  if (rest.length === 1) rest = commandOfLine(rest[0], { windows: true });
+  const rest = args.slice(at + 1);
+  // `cmd /c "npx -y pkg"`: the whole command line in one argument; cmd reads `&`, `|` in separate arguments too
+  if (rest.length === 1 || rest.some((a) => /[&|]/.test(a))) return ctx.line(rest.join(" "), "cmd /c", { windows: true, substitution: false });
   return ctx.inner(rest, "cmd /c");
 }
 
@@ -299,10 +309,30 @@ function setsVariablesOnly(words: string[]): boolean {
  * the program dropped (`GITHUB_TOKEN=ghp_… npx -y pkg` runs `npx -y pkg`). Left in, such a word would be read as
  * the program, so the server would go unidentified and the secret be shown back as its name.
  */
-function commandOfLine(line: string, opts: { windows?: boolean } = {}): string[] {
+function commandOfLine(line: string, opts: { windows?: boolean } = {}): { words: string[]; rest: string | null } {
   let split = splitCommandLine(line, opts);
   while (split.rest !== null && setsVariablesOnly(split.words)) split = splitCommandLine(split.rest, opts);
-  return dropAssignments(split.words);
+  return { words: dropAssignments(split.words), rest: split.rest };
+}
+
+/** `$(…)` or a backquote outside single quotes: the POSIX shell runs that command too, before the line's own. */
+function hasCommandSubstitution(line: string): boolean {
+  return /\$\(|`/.test(line.replace(/'[^']*'/g, ""));
+}
+
+/**
+ * A shell line that runs more than one command (`npx -y pkg && curl … | sh`, `npx -y pkg; …`, `$(…)`): a script.
+ * The catalog can vouch for one server, not for what else the line runs, so the entry is not tied to a server;
+ * only program names are shown (the rest of the line may hold a secret).
+ */
+function severalCommands(wrapper: string, words: string[], more: string, ctx: { wrappers: string[] }): EntryIdentity {
+  const first = programName(words[0] ?? "");
+  const next = more === "$(…)" ? "a command substitution" : `\`${programName(dropAssignments(splitCommandLine(more).words)[0] ?? "") || "…"} …\``;
+  return otherIdentity(
+    first || wrapper,
+    `${wrapper} runs more than one command (\`${first || "…"} …\` and ${next}): a script, not one published server; what else it runs is not audited`,
+    ctx,
+  );
 }
 
 /** `$env:NAME = 'value';` statements PowerShell runs before the command (the quoted value may hold `;`). */
@@ -320,7 +350,7 @@ function peelPowershell(program: string, args: string[], ctx: LaunchContext): En
     const a = args[i].toLowerCase();
     if (a === "-command" || a === "-c") {
       const line = skipPowershellEnv(args.slice(i + 1).join(" "));
-      return ctx.inner(splitCommandLine(line, { windows: true }).words, `${program} -Command`);
+      return ctx.line(line, `${program} -Command`, { windows: true });
     }
     if (a === "-file" || a === "-f") return localIdentity(args[i + 1] ?? program, `${program} runs the local script ${args[i + 1] ?? ""}`.trim(), ctx);
     if (a === "-executionpolicy" || a === "-ep") i++;
@@ -335,7 +365,7 @@ function peelPosixShell(program: string, args: string[], ctx: LaunchContext): En
     if (/^-[a-z]*c[a-z]*$/.test(a)) {
       const line = args[i + 1];
       if (line === undefined) return otherIdentity(program, `${program} -c is called without a command`, ctx);
-      return ctx.inner(commandOfLine(line), `${program} ${a}`);
+      return ctx.line(line, `${program} ${a}`);
     }
     if (a === "-o" || a === "+o" || a === "--rcfile" || a === "--init-file") {
       i++;

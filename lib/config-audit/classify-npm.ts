@@ -1,4 +1,3 @@
-import { splitCommandLine } from "./command-line";
 import { identity, localIdentity, otherIdentity, type LaunchContext } from "./identity";
 import { parseNpmSpec } from "./package-specs";
 import type { EntryIdentity } from "./types";
@@ -12,6 +11,8 @@ const WITH_VALUE = new Set([
 interface NpmArgs {
   packages: string[];
   call: string | null;
+  /** `--registry URL`: where the packages are fetched from (null: the default, normally the public npm registry). */
+  registry: string | null;
   /** The first positional (package spec, or the bin name when --package was given) and what follows. */
   positional: string[];
 }
@@ -20,6 +21,7 @@ interface NpmArgs {
 export function parseNpmArgs(args: string[]): NpmArgs {
   const packages: string[] = [];
   let call: string | null = null;
+  let registry: string | null = null;
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
@@ -36,12 +38,14 @@ export function parseNpmArgs(args: string[]): NpmArgs {
       if (v !== undefined) packages.push(v);
     } else if (flag === "-c" || flag === "--call") {
       call = value ?? args[++i] ?? null;
+    } else if (flag === "--registry") {
+      registry = value ?? args[++i] ?? null;
     } else if (WITH_VALUE.has(flag) && value === null) {
       i++;
     }
     // booleans, `--x=y` and unknown flags take no value: an unknown flag followed by a package spec is read as boolean
   }
-  return { packages, call, positional: args.slice(i) };
+  return { packages, call, registry, positional: args.slice(i) };
 }
 
 /** Programs that run a file rather than being the server: `npx tsx server.ts` is a local file. */
@@ -55,7 +59,7 @@ const FILE_RUNNERS = new Set(["tsx", "ts-node", "ts-node-esm", "node", "esno", "
 export function classifyNpmLaunch(launcher: string, args: string[], ctx: LaunchContext): EntryIdentity {
   const parsed = parseNpmArgs(args);
   if (parsed.call && !parsed.positional.length) {
-    return ctx.inner(splitCommandLine(parsed.call).words, `${launcher} -c`);
+    return ctx.line(parsed.call, `${launcher} -c`);
   }
   const [first, ...rest] = parsed.positional;
   let spec: string | undefined;
@@ -84,6 +88,15 @@ export function classifyNpmLaunch(launcher: string, args: string[], ctx: LaunchC
   }
   if (pkg.kind === "local") return localIdentity(pkg.source, `${launcher} runs the local package ${pkg.source}`, ctx);
 
+  // `--registry` wins over the entry's `npm_config_registry`, as in npm
+  const registry = parsed.registry ?? ctx.sources?.npm ?? null;
+  if (registry !== null && !isPublicNpmRegistry(registry)) {
+    return otherIdentity(
+      pkg.name,
+      `${launcher} fetches ${pkg.name} from the registry ${registry}, not the public npm registry the catalog describes; a package of the same name there may be another package`,
+      ctx,
+    );
+  }
   const name = pkg.name.toLowerCase();
   const wrapped = (w: string) => `${launcher} ${w}`;
   if (FILE_RUNNERS.has(name)) {
@@ -105,6 +118,11 @@ export function classifyNpmLaunch(launcher: string, args: string[], ctx: LaunchC
     if (inner.length) return ctx.inner(inner, wrapped(pkg.name));
   }
   return identity("jspkg", pkg.name, ctx, { version: pkg.version });
+}
+
+/** The public npm registry (and yarn's alias of it), which the catalog's npm evidence is about. */
+export function isPublicNpmRegistry(url: string): boolean {
+  return /^https?:\/\/registry\.(npmjs\.org|yarnpkg\.com)\/?$/i.test(url.trim());
 }
 
 /** `envmcp [-e file|--env-file file] cmd …`, `dotenv [-e file] [--] cmd …` → `cmd …`. */
@@ -130,7 +148,7 @@ export function classifySupergateway(args: string[], wrapper: string, ctx: Launc
   const url = value("--sse") ?? value("--streamableHttp") ?? value("--streamable-http");
   if (url) return ctx.remote(url, wrapper);
   const stdio = value("--stdio");
-  if (stdio) return ctx.inner(splitCommandLine(stdio).words, wrapper);
+  if (stdio) return ctx.line(stdio, wrapper);
   return otherIdentity("supergateway", `${wrapper} is called without --sse, --streamableHttp or --stdio`, ctx);
 }
 

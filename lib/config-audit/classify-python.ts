@@ -12,13 +12,37 @@ const UV_WITH_VALUE = new Set([
   "--keyring-provider", "--link-mode", "--build-constraints", "-b",
 ]);
 
+/** Options that name where uv, uvx and pip fetch packages from (`--index` may be `name=url`). */
+const INDEX_OPTIONS = new Set(["--index", "--default-index", "-i", "--index-url", "--extra-index-url", "-f", "--find-links"]);
+
+/** PyPI's own index, which the catalog's PyPI evidence is about. */
+export function isPublicPypiIndex(value: string): boolean {
+  return /^https?:\/\/(pypi\.org|pypi\.python\.org)\/simple\/?$/i.test(value.trim().replace(/^[A-Za-z0-9_.-]+=(?=https?:)/, ""));
+}
+
+/**
+ * A package fetched from another index than PyPI (`--index-url`, `--extra-index-url`, `--find-links`, …) may be
+ * another package of the same name (uv even prefers an added index over PyPI): not the catalog's package.
+ */
+function otherIndexIdentity(launcher: string, spec: ReturnType<typeof parsePypiSpec>, indexes: string[], ctx: LaunchContext): EntryIdentity | null {
+  const other = indexes.find((x) => !isPublicPypiIndex(x));
+  if (other === undefined || spec.kind !== "registry") return null;
+  return otherIdentity(
+    spec.name,
+    `${launcher} may fetch ${spec.name} from ${other.replace(/^[A-Za-z0-9_.-]+=(?=https?:)/, "")}, not only PyPI, which the catalog describes; a package of the same name there may be another package`,
+    ctx,
+  );
+}
+
 /** `uv [global options] <subcommand> …`: `tool run` is uvx; `run` runs a local project or script. */
 export function classifyUv(args: string[], ctx: LaunchContext): EntryIdentity {
   let i = 0;
   for (; i < args.length && args[i].startsWith("-"); i++) if (UV_WITH_VALUE.has(args[i])) i++;
   const sub = args[i];
-  if (sub === "tool" && (args[i + 1] === "run" || args[i + 1] === "uvx")) return classifyUvx("uv tool run", args.slice(i + 2), ctx);
-  if (sub === "x") return classifyUvx("uv x", args.slice(i + 1), ctx);
+  // global options (`uv --index-url X tool run pkg`) hold for the tool run too
+  const globals = args.slice(0, i);
+  if (sub === "tool" && (args[i + 1] === "run" || args[i + 1] === "uvx")) return classifyUvx("uv tool run", [...globals, ...args.slice(i + 2)], ctx);
+  if (sub === "x") return classifyUvx("uv x", [...globals, ...args.slice(i + 1)], ctx);
   if (sub === "run") {
     const rest = args.slice(i + 1);
     let j = 0;
@@ -32,6 +56,7 @@ export function classifyUv(args: string[], ctx: LaunchContext): EntryIdentity {
 /** `uvx [options] [--from SPEC] name[@version] [args]`. */
 export function classifyUvx(launcher: string, args: string[], ctx: LaunchContext): EntryIdentity {
   let from: string | null = null;
+  const indexes: string[] = [];
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
@@ -44,6 +69,7 @@ export function classifyUvx(launcher: string, args: string[], ctx: LaunchContext
     const flag = eq > 0 ? a.slice(0, eq) : a;
     const value = eq > 0 ? a.slice(eq + 1) : null;
     if (flag === "--from") from = value ?? args[++i] ?? null;
+    else if (INDEX_OPTIONS.has(flag)) indexes.push(value ?? args[++i] ?? "");
     else if (UV_WITH_VALUE.has(flag) && value === null) i++;
   }
   const tool = args[i];
@@ -54,7 +80,7 @@ export function classifyUvx(launcher: string, args: string[], ctx: LaunchContext
   if ((spec.kind === "registry" && spec.name.toLowerCase() === "mcp-proxy") || (!from && toolName === "mcp-proxy")) {
     return classifyMcpProxy(serverArgs, `${launcher} mcp-proxy`, ctx);
   }
-  return pypiIdentity(launcher, spec, ctx);
+  return otherIndexIdentity(launcher, spec, [...indexes, ...(ctx.sources?.pypi ?? [])], ctx) ?? pypiIdentity(launcher, spec, ctx);
 }
 
 function pypiIdentity(launcher: string, spec: ReturnType<typeof parsePypiSpec>, ctx: LaunchContext, confidence: "high" | "low" = "high", note: string | null = null): EntryIdentity {
@@ -68,6 +94,7 @@ function pypiIdentity(launcher: string, spec: ReturnType<typeof parsePypiSpec>, 
 export function classifyPipx(args: string[], ctx: LaunchContext): EntryIdentity {
   if (args[0] !== "run") return otherIdentity("pipx", `pipx ${args[0] ?? ""} does not launch a package`.trim(), ctx);
   let spec: string | null = null;
+  const indexes: string[] = [];
   let i = 1;
   for (; i < args.length && args[i].startsWith("-"); i++) {
     const a = args[i];
@@ -75,13 +102,29 @@ export function classifyPipx(args: string[], ctx: LaunchContext): EntryIdentity 
       i++;
       break;
     }
-    if (a === "--spec") spec = args[++i] ?? null;
-    else if (a.startsWith("--spec=")) spec = a.slice(7);
-    else if (["--python", "--pip-args", "--index-url", "-i", "--backend"].includes(a)) i++;
+    const eq = a.indexOf("=");
+    const [flag, value] = eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, null];
+    if (flag === "--spec") spec = value ?? args[++i] ?? null;
+    else if (flag === "--index-url" || flag === "-i") indexes.push(value ?? args[++i] ?? "");
+    else if (flag === "--pip-args") indexes.push(...pipArgIndexes(value ?? args[++i] ?? ""));
+    else if (["--python", "--backend"].includes(flag) && value === null) i++;
   }
   const app = args[i];
   if (!spec && !app) return otherIdentity("pipx", "pipx run is called without an app", ctx);
-  return pypiIdentity("pipx run", parsePypiSpec(spec ?? app!), ctx);
+  const parsed = parsePypiSpec(spec ?? app!);
+  return otherIndexIdentity("pipx run", parsed, [...indexes, ...(ctx.sources?.pypi ?? [])], ctx) ?? pypiIdentity("pipx run", parsed, ctx);
+}
+
+/** The indexes in pipx's `--pip-args "…"` string (`--index-url X`, `--extra-index-url=X`, `-f X`). */
+function pipArgIndexes(line: string): string[] {
+  const words = line.trim().split(/\s+/);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const eq = words[i].indexOf("=");
+    const flag = eq > 0 ? words[i].slice(0, eq) : words[i];
+    if (INDEX_OPTIONS.has(flag)) out.push(eq > 0 ? words[i].slice(eq + 1) : (words[++i] ?? ""));
+  }
+  return out;
 }
 
 /** The program names of Python interpreters: python, python3, python3.12, py, pypy3. */

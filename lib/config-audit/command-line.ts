@@ -1,8 +1,9 @@
 /**
  * Splits a shell command line into words. POSIX rules by default (single quotes literal, double quotes with
  * backslash escapes, backslash escapes outside quotes); `windows` keeps backslashes literal (they are path
- * separators to cmd.exe) and only double quotes group. Operators (`&&`, `;`, `|`) end the first command:
- * what follows them is returned in `rest`, so a caller can tell that the line runs more than one program.
+ * separators to cmd.exe) and only double quotes group. Operators (`&&`, `||`, `;`, `|`, `&`, a line break) end
+ * the first command: what follows them is returned in `rest`, so a caller can tell that the line runs more than
+ * one program. `&` inside a redirection (`2>&1`, `&>log`) is not one.
  */
 export function splitCommandLine(line: string, opts: { windows?: boolean } = {}): { words: string[]; rest: string | null } {
   const words: string[] = [];
@@ -20,14 +21,19 @@ export function splitCommandLine(line: string, opts: { windows?: boolean } = {})
     if (c === '"' || (c === "'" && !opts.windows)) {
       quote = c;
       inWord = true;
+    } else if (c === "\\" && !opts.windows && line[i + 1] === "\n") {
+      i++; // a line continuation
     } else if (c === "\\" && !opts.windows && i + 1 < line.length) {
       cur += line[++i];
       inWord = true;
+    } else if (c === "\n" && line.slice(i).trim()) {
+      if (inWord) words.push(cur);
+      return { words, rest: line.slice(i).trim() };
     } else if (c === " " || c === "\t" || c === "\n" || c === "\r") {
       if (inWord) words.push(cur);
       cur = "";
       inWord = false;
-    } else if (c === ";" || c === "|" || (c === "&" && (line[i + 1] === "&" || opts.windows))) {
+    } else if (c === ";" || c === "|" || (c === "&" && !/[<>]$/.test(cur) && line[i + 1] !== ">")) {
       if (inWord) words.push(cur);
       return { words, rest: line.slice(i).replace(/^[;|&]+/, "").trim() || null };
     } else {

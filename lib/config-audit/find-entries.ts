@@ -1,5 +1,5 @@
 import { HONOURED_MAP_KEYS } from "./client-layouts";
-import type { ConfigEntry, LayoutId } from "./types";
+import type { ConfigEntry, LayoutId, PackageSources } from "./types";
 
 type Obj = Record<string, unknown>;
 /** Plain objects only: TOML dates and other class instances are values, not tables. */
@@ -204,5 +204,20 @@ function toEntry(key: string, value: unknown, ctx: EntryContext, path: (string |
     transport: transport ? transport.toLowerCase() : null,
     extension: !command && !url && (layout === "zed" || mapKey === "context_servers"),
     gallery: typeof e.gallery === "string" || e.gallery === true,
+    packageSources: packageSources(isObj(launch.command) && isObj(launch.command.env) ? launch.command.env : isObj(launch.env) ? launch.env : {}),
   };
+}
+
+/** The registry and index variables of an entry's `env` (npm reads `npm_config_*` in any case). */
+function packageSources(env: Obj): PackageSources {
+  let npm: string | null = null;
+  const pypi: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (typeof value !== "string") continue;
+    if (/^npm_config_registry$/i.test(name) || name === "BUN_CONFIG_REGISTRY" || name === "YARN_NPM_REGISTRY_SERVER") npm = value;
+    else if (/^(UV_(INDEX_URL|DEFAULT_INDEX|INDEX|EXTRA_INDEX_URL|FIND_LINKS)|PIP_(INDEX_URL|EXTRA_INDEX_URL|FIND_LINKS))$/.test(name)) {
+      pypi.push(...value.split(/\s+/).filter(Boolean));
+    }
+  }
+  return { npm, pypi };
 }

@@ -1,6 +1,6 @@
 import { hideAssignedValues } from "./command-line";
 import { redactUrlText } from "./remote-url";
-import type { Confidence, EntryIdentity, UnresolvedCode } from "./types";
+import type { Confidence, EntryIdentity, PackageSources, UnresolvedCode } from "./types";
 
 /**
  * What each launcher classifier receives: the wrappers peeled so far and a way back into the dispatcher for
@@ -10,8 +10,15 @@ export interface LaunchContext {
   wrappers: string[];
   /** Classifies an inner command line reached through `wrapper` (`cmd /c`, `bash -c`, `supergateway --stdio`). */
   inner(argv: string[], wrapper: string): EntryIdentity;
+  /**
+   * Classifies a command line a shell runs (`sh -c "<line>"`, `cmd /c "<line>"`, `supergateway --stdio "<line>"`):
+   * its one command, or `other` when the line runs more than one (`npx -y pkg && curl … | sh`, `$(…)`).
+   */
+  line(line: string, wrapper: string, opts?: { windows?: boolean; substitution?: boolean }): EntryIdentity;
   /** Classifies a remote URL reached through a bridge (`mcp-remote`, `supergateway --sse`, `mcp-proxy`). */
   remote(url: string, wrapper: string): EntryIdentity;
+  /** The registry and indexes the entry's `env` sets for package launchers (absent: the public defaults). */
+  sources?: PackageSources;
 }
 
 /**

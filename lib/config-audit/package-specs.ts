@@ -27,6 +27,12 @@ export function parseNpmSpec(spec: string): NpmSpec {
   let version = at > 0 ? body.slice(at + 1) || null : null;
   if (!NPM_NAME.test(name) || name.length > 214) return { kind: "local", source: s };
   if (version === "") version = null;
+  // `name@github:o/r`, `name@o/r`, `name@git+https://…`, `name@file:../x`, `name@https://…/x.tgz`: npm installs `name`
+  // from that source, not from the registry (a version, range or dist-tag never holds `:`, `/` or `\`)
+  if (version && /[:/\\]/.test(version)) {
+    const source = parseNpmSpec(version);
+    return source.kind === "registry" ? { kind: "git", source: s } : { ...source, source: s };
+  }
   return { kind: "registry", name, version };
 }
 

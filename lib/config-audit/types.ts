@@ -60,6 +60,17 @@ export interface ConfigEntry {
   extension: boolean;
   /** VS Code / Copilot gallery installs carry a `gallery` field and the registry name as the key. */
   gallery: boolean;
+  /** Package registries and indexes the entry's `env` points its launcher at; nothing else of `env` is kept. */
+  packageSources?: PackageSources;
+}
+
+/**
+ * Where the entry's environment tells package managers to fetch from: `npm_config_registry` (npm, pnpm, bun),
+ * `UV_INDEX_URL`, `UV_DEFAULT_INDEX`, `UV_INDEX`, `UV_EXTRA_INDEX_URL`, `UV_FIND_LINKS`, `PIP_INDEX_URL`, … (uv, pipx).
+ */
+export interface PackageSources {
+  npm: string | null;
+  pypi: string[];
 }
 
 export interface ParsedConfig {

