@@ -9,6 +9,7 @@ import { auditExitCode, countVerdicts, type EntryResolution, type Verdict } from
 import type { Queryable } from "@/lib/db/client";
 import { decide, getPolicy, runRules, type Facts, type PolicyId, type PreflightPolicy } from "@/lib/engine";
 import { loadFactsMany } from "@/lib/facts/load-facts";
+import { unevaluatedPin } from "@/lib/config-audit/pinned-version";
 import type { AuditEntry, AuditReason, AuditResult } from "@/lib/schemas/config-audit";
 import { checkEntryLimit, parseConfigOrThrow, resolutionFields, resolveParsedConfig, type ConfigInput } from "./resolve-config";
 
@@ -71,7 +72,7 @@ export async function auditConfig(db: Queryable, input: AuditConfigInput, ctx: A
     if (f) verdicts.set(name, verdictOf(f, policy, now));
   }
 
-  const entries: AuditEntry[] = resolutions.map((r) => auditEntry(r, r.serverName ? verdictOfEntry(r, verdicts) : undefined));
+  const entries: AuditEntry[] = resolutions.map((r) => auditEntry(r, r.serverName ? verdictOfEntry(r, verdicts, facts) : undefined));
   const all = entries.map((e) => e.verdict);
   return {
     ok: true,
@@ -109,9 +110,10 @@ export function verdictOf(facts: Facts, policy: PreflightPolicy, now: Date): { v
  * The verdict of a resolved entry: its server's. When the match is a guess among several listed servers
  * (`ambiguous`), a PASS stands only if every candidate passes; otherwise a person must say which server the
  * entry runs (REVIEW), since a PASS is never a guess. So is a PASS whose identity is itself a guess (low
- * confidence: a python -m module name read as a distribution); a REVIEW or BLOCK stands as it is.
+ * confidence: a python -m module name read as a distribution), and a PASS for a package entry that pins another
+ * exact version than the listed one (lib/config-audit/pinned-version.ts); a REVIEW or BLOCK stands as it is.
  */
-function verdictOfEntry(r: EntryResolution, verdicts: Map<string, { verdict: Verdict; reasons: AuditReason[] }>) {
+function verdictOfEntry(r: EntryResolution, verdicts: Map<string, { verdict: Verdict; reasons: AuditReason[] }>, facts: Map<string, Facts>) {
   const own = verdicts.get(r.serverName!);
   if (!own || own.verdict !== "PASS") return own;
   if (r.identity.confidence === "low") {
@@ -128,17 +130,33 @@ function verdictOfEntry(r: EntryResolution, verdicts: Map<string, { verdict: Ver
       ],
     };
   }
-  if (!r.ambiguous) return own;
-  const others = r.alternatives.map((name) => [name, verdicts.get(name)?.verdict ?? "UNKNOWN"] as const);
-  if (others.every(([, v]) => v === "PASS")) return own;
-  const listed = [[r.serverName!, own.verdict] as const, ...others].map(([name, v]) => `${name} ${v}`).join(", ");
+  if (r.ambiguous) {
+    const others = r.alternatives.map((name) => [name, verdicts.get(name)?.verdict ?? "UNKNOWN"] as const);
+    if (!others.every(([, v]) => v === "PASS")) {
+      const listed = [[r.serverName!, own.verdict] as const, ...others].map(([name, v]) => `${name} ${v}`).join(", ");
+      return {
+        verdict: "REVIEW" as Verdict,
+        reasons: [
+          {
+            code: "ambiguous_match",
+            result: "review" as const,
+            summary: `${r.identifier} is listed by ${others.length + 1} servers (${listed}) and the entry's key names none of them; which one it runs decides, so a person must check`,
+          },
+        ],
+      };
+    }
+  }
+  // the decision rests on evidence about the listed version (its deprecation, the advisories affecting it): an
+  // entry pinning another exact version runs one the catalog did not evaluate
+  const pin = unevaluatedPin(r, facts.get(r.serverName!));
+  if (!pin) return own;
   return {
     verdict: "REVIEW" as Verdict,
     reasons: [
       {
-        code: "ambiguous_match",
+        code: "version_not_evaluated",
         result: "review" as const,
-        summary: `${r.identifier} is listed by ${others.length + 1} servers (${listed}) and the entry's key names none of them; which one it runs decides, so a person must check`,
+        summary: `${r.serverName} would PASS, but the entry pins ${pin.identifier} ${pin.pinned} and the catalog's evidence (deprecation, advisories) is about the listed ${pin.listed}; a person must check ${pin.pinned}, or pin ${pin.listed}`,
       },
     ],
   };

@@ -473,6 +473,50 @@ describe("POST /v1/resolve", () => {
     expect(JSON.stringify(body)).not.toContain("s3cret");
   });
 
+  it("never PASSes a version it did not evaluate: an exact pin other than the listed version is REVIEW", async () => {
+    db = await resetDb();
+    const py = listing({
+      name: "io.github.pyco/fetch",
+      repository: { url: "https://github.com/pyco/fetch", source: "github" },
+      packages: [{ registryType: "pypi", identifier: "pyco-fetch", version: "1.0.0", transport: { type: "stdio" } }],
+    });
+    await loadFixtureCatalog(db, [...AUDIT_SERVERS, py]);
+    await observeRepo(db, "https://github.com/passco/good");
+    await observePackage(db, "jspkg", "good-mcp", "1.0.0");
+    await observeRepo(db, "https://github.com/pyco/fetch");
+    await observePackage(db, "pypkg", "pyco-fetch", "1.0.0");
+    const { res, body } = await auditJson(
+      config({
+        listed: PASS_ENTRY,
+        older: { command: "npx", args: ["-y", "good-mcp@0.9.0"] },
+        tag: { command: "npx", args: ["-y", "good-mcp@latest"] },
+        range: { command: "npx", args: ["-y", "good-mcp@^1"] },
+        bare: { command: "npx", args: ["-y", "good-mcp"] },
+        pyListed: { command: "uvx", args: ["pyco-fetch==1.0.0"] },
+        pyOlder: { command: "uvx", args: ["pyco-fetch==0.5.0"] },
+      }),
+      { query: "strict=1" },
+    );
+    expect(body.entries.map((e) => [e.key, e.verdict])).toEqual([
+      ["listed", "PASS"],
+      ["older", "REVIEW"],
+      ["tag", "PASS"],
+      ["range", "PASS"],
+      ["bare", "PASS"],
+      ["pyListed", "PASS"],
+      ["pyOlder", "REVIEW"],
+    ]);
+    expect(body.entries[1].reasons).toEqual([
+      {
+        code: "version_not_evaluated",
+        result: "review",
+        summary: "io.github.passco/good would PASS, but the entry pins good-mcp 0.9.0 and the catalog's evidence (deprecation, advisories) is about the listed 1.0.0; a person must check 0.9.0, or pin 1.0.0",
+      },
+    ]);
+    expect(body.entries[6].reasons[0]).toMatchObject({ code: "version_not_evaluated", summary: expect.stringContaining("pins pyco-fetch 0.5.0") });
+    expect([body.exit_code, res.headers.get("x-catalog-exit-code")]).toEqual([2, "2"]);
+  });
+
   it("resolves a package two listings share to the one published most recently, at low confidence", async () => {
     db = await resetDb();
     const shared = (name: string, publishedAt: string) =>
