@@ -75,6 +75,20 @@ beforeEach(async () => {
 
 const config = (servers: Record<string, unknown>) => JSON.stringify({ mcpServers: servers });
 const PASS_ENTRY = { command: "npx", args: ["-y", "good-mcp@1.0.0"] };
+
+/** The audit catalog plus a PyPI server, io.github.pyco/fetch (pyco-fetch 1.0.0), observed well enough to PASS. */
+async function catalogWithPyco(): Promise<Db> {
+  const fresh = await resetDb();
+  const py = listing({
+    name: "io.github.pyco/fetch",
+    repository: { url: "https://github.com/pyco/fetch", source: "github" },
+    packages: [{ registryType: "pypi", identifier: "pyco-fetch", version: "1.0.0", transport: { type: "stdio" } }],
+  });
+  await loadFixtureCatalog(fresh, [...AUDIT_SERVERS, py]);
+  await observeRepo(fresh, "https://github.com/pyco/fetch");
+  await observePackage(fresh, "pypkg", "pyco-fetch", "1.0.0");
+  return fresh;
+}
 const PASS_REMOTE = { type: "http", url: "https://mcp.passco.dev/mcp" };
 const BLOCK_ENTRY = { command: "uvx", args: ["gone-mcp"] };
 const REVIEW_ENTRY = { command: "npx", args: ["-y", "@reviewco/unseen-mcp"] };
@@ -429,15 +443,7 @@ describe("POST /v1/resolve", () => {
   });
 
   it("never PASSes on a guess: python -m names a module, and the PyPI distribution read from it is a guess (REVIEW)", async () => {
-    db = await resetDb();
-    const py = listing({
-      name: "io.github.pyco/fetch",
-      repository: { url: "https://github.com/pyco/fetch", source: "github" },
-      packages: [{ registryType: "pypi", identifier: "pyco-fetch", version: "1.0.0", transport: { type: "stdio" } }],
-    });
-    await loadFixtureCatalog(db, [...AUDIT_SERVERS, py]);
-    await observeRepo(db, "https://github.com/pyco/fetch");
-    await observePackage(db, "pypkg", "pyco-fetch", "1.0.0");
+    db = await catalogWithPyco();
     await observeRepo(db, "https://github.com/blockco/gone");
     await observePackage(db, "pypkg", "gone_mcp", "2.0.0", false);
     const { res, body } = await auditJson(
@@ -474,17 +480,9 @@ describe("POST /v1/resolve", () => {
   });
 
   it("never PASSes a version it did not evaluate: an exact pin other than the listed version is REVIEW", async () => {
-    db = await resetDb();
-    const py = listing({
-      name: "io.github.pyco/fetch",
-      repository: { url: "https://github.com/pyco/fetch", source: "github" },
-      packages: [{ registryType: "pypi", identifier: "pyco-fetch", version: "1.0.0", transport: { type: "stdio" } }],
-    });
-    await loadFixtureCatalog(db, [...AUDIT_SERVERS, py]);
+    db = await catalogWithPyco();
     await observeRepo(db, "https://github.com/passco/good");
     await observePackage(db, "jspkg", "good-mcp", "1.0.0");
-    await observeRepo(db, "https://github.com/pyco/fetch");
-    await observePackage(db, "pypkg", "pyco-fetch", "1.0.0");
     const { res, body } = await auditJson(
       config({
         listed: PASS_ENTRY,
