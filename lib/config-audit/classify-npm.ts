@@ -117,7 +117,9 @@ export function classifyNpmLaunch(launcher: string, args: string[], ctx: LaunchC
     const inner = stripEnvLoader(serverArgs);
     if (inner.length) return ctx.inner(inner, wrapped(pkg.name));
   }
-  return identity("jspkg", pkg.name, ctx, { version: pkg.version });
+  // `npx -p other -p pkg pkg`: the other packages are installed too (their install scripts run)
+  const extras = parsed.packages.filter((p) => p !== spec);
+  return identity("jspkg", pkg.name, ctx, { version: pkg.version, extras });
 }
 
 /** The public npm registry (and yarn's alias of it), which the catalog's npm evidence is about. */

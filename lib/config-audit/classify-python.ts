@@ -12,6 +12,9 @@ const UV_WITH_VALUE = new Set([
   "--keyring-provider", "--link-mode", "--build-constraints", "-b",
 ]);
 
+/** uv / uvx options that install more packages beside the tool. */
+const WITH_OPTIONS = new Set(["--with", "-w", "--with-editable", "--with-requirements"]);
+
 /** Options that name where uv, uvx and pip fetch packages from (`--index` may be `name=url`). */
 const INDEX_OPTIONS = new Set(["--index", "--default-index", "-i", "--index-url", "--extra-index-url", "-f", "--find-links"]);
 
@@ -57,6 +60,8 @@ export function classifyUv(args: string[], ctx: LaunchContext): EntryIdentity {
 export function classifyUvx(launcher: string, args: string[], ctx: LaunchContext): EntryIdentity {
   let from: string | null = null;
   const indexes: string[] = [];
+  // `--with X`: installed into the tool's environment beside it (a .pth file in X runs at every start)
+  const extras: string[] = [];
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
@@ -70,7 +75,10 @@ export function classifyUvx(launcher: string, args: string[], ctx: LaunchContext
     const value = eq > 0 ? a.slice(eq + 1) : null;
     if (flag === "--from") from = value ?? args[++i] ?? null;
     else if (INDEX_OPTIONS.has(flag)) indexes.push(value ?? args[++i] ?? "");
-    else if (UV_WITH_VALUE.has(flag) && value === null) i++;
+    else if (WITH_OPTIONS.has(flag)) {
+      const v = value ?? args[++i] ?? "";
+      extras.push(...(flag === "--with-requirements" ? [`the requirements in ${v}`] : v.split(",").map((x) => x.trim()).filter(Boolean)));
+    } else if (UV_WITH_VALUE.has(flag) && value === null) i++;
   }
   const tool = args[i];
   const serverArgs = args.slice(i + 1);
@@ -80,7 +88,8 @@ export function classifyUvx(launcher: string, args: string[], ctx: LaunchContext
   if ((spec.kind === "registry" && spec.name.toLowerCase() === "mcp-proxy") || (!from && toolName === "mcp-proxy")) {
     return classifyMcpProxy(serverArgs, `${launcher} mcp-proxy`, ctx);
   }
-  return otherIndexIdentity(launcher, spec, [...indexes, ...(ctx.sources?.pypi ?? [])], ctx) ?? pypiIdentity(launcher, spec, ctx);
+  const found = otherIndexIdentity(launcher, spec, [...indexes, ...(ctx.sources?.pypi ?? [])], ctx) ?? pypiIdentity(launcher, spec, ctx);
+  return extras.length && found.kind === "pypkg" ? { ...found, extras } : found;
 }
 
 function pypiIdentity(launcher: string, spec: ReturnType<typeof parsePypiSpec>, ctx: LaunchContext, confidence: "high" | "low" = "high", note: string | null = null): EntryIdentity {

@@ -34,7 +34,7 @@ export function identity(
   kind: EntryIdentity["kind"],
   identifier: string | null,
   ctx: { wrappers: string[] },
-  extra: { version?: string | null; confidence?: Confidence; note?: string | null } = {},
+  extra: { version?: string | null; confidence?: Confidence; note?: string | null; extras?: string[] } = {},
 ): EntryIdentity {
   return {
     kind,
@@ -44,6 +44,7 @@ export function identity(
     wrappers: [...ctx.wrappers],
     unresolvable: null,
     note: extra.note ? shown(extra.note) : null,
+    ...(extra.extras?.length ? { extras: extra.extras.map(shown) } : {}),
   };
 }
 

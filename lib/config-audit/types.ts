@@ -119,6 +119,11 @@ export interface EntryIdentity {
   unresolvable: { code: UnresolvedCode; summary: string } | null;
   /** A note for the reader (the package an installed copy seems to be, a transport contradiction, …). */
   note: string | null;
+  /**
+   * Packages the launch installs beside the server's (`npx -p X -p pkg`, `uvx --with X`), whose code runs too
+   * (install scripts, import hooks): the catalog's verdict is about the server's package alone. Absent when none.
+   */
+  extras?: string[];
 }
 
 /** How a resolved entry was tied to its catalog server. */

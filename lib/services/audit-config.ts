@@ -111,7 +111,8 @@ export function verdictOf(facts: Facts, policy: PreflightPolicy, now: Date): { v
  * (`ambiguous`), a PASS stands only if every candidate passes; otherwise a person must say which server the
  * entry runs (REVIEW), since a PASS is never a guess. So is a PASS whose identity is itself a guess (low
  * confidence: a python -m module name read as a distribution), and a PASS for a package entry that pins another
- * exact version than the listed one (lib/config-audit/pinned-version.ts); a REVIEW or BLOCK stands as it is.
+ * exact version than the listed one (lib/config-audit/pinned-version.ts) or that installs other packages beside
+ * it (`extras`); a REVIEW or BLOCK stands as it is.
  */
 function verdictOfEntry(r: EntryResolution, verdicts: Map<string, { verdict: Verdict; reasons: AuditReason[] }>, facts: Map<string, Facts>) {
   const own = verdicts.get(r.serverName!);
@@ -145,6 +146,20 @@ function verdictOfEntry(r: EntryResolution, verdicts: Map<string, { verdict: Ver
         ],
       };
     }
+  }
+  // packages installed beside the server's run their code with it, and the catalog vouches for none of them
+  const extras = r.identity.extras ?? [];
+  if (extras.length) {
+    return {
+      verdict: "REVIEW" as Verdict,
+      reasons: [
+        {
+          code: "extra_packages",
+          result: "review" as const,
+          summary: `${r.serverName} would PASS, but the entry also installs ${extras.join(", ")}, which the catalog did not evaluate and whose code runs with the server's (install scripts, import hooks); a person must check ${extras.length === 1 ? "it" : "them"}`,
+        },
+      ],
+    };
   }
   // the decision rests on evidence about the listed version (its deprecation, the advisories affecting it): an
   // entry pinning another exact version runs one the catalog did not evaluate

@@ -515,6 +515,38 @@ describe("POST /v1/resolve", () => {
     expect([body.exit_code, res.headers.get("x-catalog-exit-code")]).toEqual([2, "2"]);
   });
 
+  it("never PASSes an entry that installs packages beside its server (npx -p X -p pkg, uvx --with X): their code runs too", async () => {
+    db = await catalogWithPyco();
+    await observeRepo(db, "https://github.com/passco/good");
+    await observePackage(db, "jspkg", "good-mcp", "1.0.0");
+    const { body } = await auditJson(
+      config({
+        alone: { command: "npx", args: ["-y", "-p", "good-mcp", "good-mcp"] },
+        npmExtra: { command: "npx", args: ["-y", "-p", "left-pad", "-p", "good-mcp", "good-mcp"] },
+        uvxWith: { command: "uvx", args: ["--with", "requests", "pyco-fetch"] },
+        uvxW: { command: "uvx", args: ["-w=evil-pth", "pyco-fetch"] },
+        uvxReq: { command: "uvx", args: ["--with-requirements", "reqs.txt", "pyco-fetch"] },
+        uvxPlain: { command: "uvx", args: ["--python", "3.12", "pyco-fetch"] },
+      }),
+    );
+    expect(body.entries.map((e) => [e.key, e.verdict])).toEqual([
+      ["alone", "PASS"],
+      ["npmExtra", "REVIEW"],
+      ["uvxWith", "REVIEW"],
+      ["uvxW", "REVIEW"],
+      ["uvxReq", "REVIEW"],
+      ["uvxPlain", "PASS"],
+    ]);
+    expect(body.entries[1].reasons).toEqual([
+      {
+        code: "extra_packages",
+        result: "review",
+        summary: "io.github.passco/good would PASS, but the entry also installs left-pad, which the catalog did not evaluate and whose code runs with the server's (install scripts, import hooks); a person must check it",
+      },
+    ]);
+    expect(body.entries[4].reasons[0].summary).toContain("the requirements in reqs.txt");
+  });
+
   it("resolves a package two listings share to the one published most recently, at low confidence", async () => {
     db = await resetDb();
     const shared = (name: string, publishedAt: string) =>
