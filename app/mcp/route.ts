@@ -1,12 +1,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { callerInputFrom, quotaHeaders } from "@/lib/quota";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { callerInputFrom } from "@/lib/quota";
 import type { McpAuthExtra } from "@/lib/mcp/run-tool";
 import { registerTools } from "@/lib/mcp/register-tools";
 import { MCP_INSTRUCTIONS } from "@/lib/mcp/instructions";
 import { ENGINE_VERSION } from "@/lib/engine";
 import { readTextBody } from "@/lib/api/request";
+import { ApiError } from "@/lib/api/errors";
 import { errorResponse, json } from "@/lib/api/respond";
 
 export const runtime = "nodejs";
@@ -16,19 +17,36 @@ export const maxDuration = 60;
 /** Largest JSON-RPC message accepted: the biggest tool input is a 256 KiB config file, JSON-escaped. */
 const MAX_MCP_BODY_BYTES = 1024 * 1024;
 
-/** The JSON-RPC body, capped in size; null for a body that is not JSON (the transport answers that itself). */
+/** A refusal before any message is read, in JSON-RPC's shape like the transport's own 4xx answers (no id yet). */
+function rpcRefusal(status: number, code: number, message: string): Response {
+  return json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status });
+}
+
+/** The JSON-RPC body, capped in size; a Response for a body that is too large, not JSON or not JSON-RPC. */
 async function readMessage(req: Request): Promise<{ parsed: unknown } | Response> {
   let text: string;
   try {
     text = await readTextBody(req, MAX_MCP_BODY_BYTES);
   } catch (err) {
+    if (err instanceof ApiError) return rpcRefusal(err.status, -32600, `Invalid Request: ${err.message}`);
     return errorResponse(err, crypto.randomUUID());
   }
+  let parsed: unknown;
   try {
-    return { parsed: JSON.parse(text) };
+    parsed = JSON.parse(text);
   } catch {
-    return json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } }, { status: 400 });
+    return rpcRefusal(400, -32700, "Parse error: the body is not JSON");
   }
+  // JSON-RPC 2.0: JSON that is not a message, or an empty batch, is -32600 Invalid Request (the transport would
+  // call the first a parse error and answer the second with a 202 and no body)
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  if (messages.length === 0) return rpcRefusal(400, -32600, "Invalid Request: the batch is empty");
+  const bad = messages.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success);
+  if (bad >= 0) {
+    const which = Array.isArray(parsed) ? `message ${bad} of the batch` : "the body";
+    return rpcRefusal(400, -32600, `Invalid Request: ${which} is not a JSON-RPC 2.0 request, notification or response`);
+  }
+  return { parsed };
 }
 
 /**
@@ -54,52 +72,35 @@ function takeServer(): McpServer {
   return server;
 }
 
-/**
- * What is wrong with a single tools/call whose params are not a tool call (no name, arguments that are not an
- * object), or null. The SDK answers such a call with -32603 Internal error and a raw validation dump; the
- * route turns that answer into JSON-RPC's -32602 Invalid params naming the field. Batches are left as they are.
- */
-function toolCallParamsProblem(parsed: unknown): string | null {
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed) || (parsed as { method?: unknown }).method !== "tools/call") return null;
-  const check = CallToolRequestSchema.safeParse(parsed);
-  if (check.success) return null;
-  return check.error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join(".") || "request"}: ${i.message}`)
-    .join("; ");
-}
-
 async function mcp(req: Request): Promise<Response> {
   const message = await readMessage(req);
   if (message instanceof Response) return message;
-  const paramsProblem = toolCallParamsProblem(message.parsed);
   const server = takeServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
     // The API key is read from x-api-key exactly as REST reads it and reaches the tools as auth info.
     let quota: Record<string, string> | undefined;
-    const extra: McpAuthExtra = { callerInput: callerInputFrom(req), quotaSeen: (caller, state) => (quota = quotaHeaders(caller, state)) };
+    const extra: McpAuthExtra = { callerInput: callerInputFrom(req), quotaSeen: (headers) => (quota = headers) };
     const res = await transport.handleRequest(req, { parsedBody: message.parsed, authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { ...extra } } });
-    if (paramsProblem && res.status === 200) return asInvalidParams(res, paramsProblem);
-    if (!quota) return res;
+    // JSON-RPC 2.0 answers a batch with an array; the transport answers a batch holding one request with the bare object
+    const body = Array.isArray(message.parsed) && res.status === 200 ? await asBatchAnswer(res) : res.body;
+    if (!quota && body === res.body) return res;
     // a metered tool ran: its quota headers, as on a REST response (a 401's caller was never admitted, so none)
     const headers = new Headers(res.headers);
-    for (const [k, v] of Object.entries(quota)) headers.set(k, v);
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    for (const [k, v] of Object.entries(quota ?? {})) headers.set(k, v);
+    if (body !== res.body) headers.delete("content-length");
+    return new Response(body, { status: res.status, statusText: res.statusText, headers });
   } finally {
     await server.close().catch(() => {});
     if (idle.length < MAX_IDLE_SERVERS) idle.push(server);
   }
 }
 
-/** The SDK's -32603 answer to a malformed tools/call as -32602 Invalid params; any other answer as it was. */
-async function asInvalidParams(res: Response, problem: string): Promise<Response> {
-  const body = (await res.json()) as { jsonrpc: string; id: unknown; error?: { code: number } };
-  const headers = new Headers(res.headers);
-  headers.delete("content-length"); // the body is written again
-  if (body.error?.code !== -32603) return json(body, { status: res.status, headers });
-  return json({ ...body, error: { code: -32602, message: `Invalid params: ${problem}` } }, { status: 200, headers });
+/** A batch's JSON answer as an array (the body as it was when it is one already). */
+async function asBatchAnswer(res: Response): Promise<string> {
+  const text = await res.text();
+  return text.trimStart().startsWith("[") ? text : `[${text}]`;
 }
 
 /**

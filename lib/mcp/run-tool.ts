@@ -1,7 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, type ZodType } from "zod";
 import { parseWith } from "@/lib/api/request";
-import { admitCaller, chargeCaller, type Caller, type CallerInput, type ChargeExtras, type QuotaState } from "@/lib/quota";
+import { ApiError } from "@/lib/api/errors";
+import { admitCaller, chargeCaller, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { toolData, toolError } from "./tool-result";
@@ -22,10 +23,10 @@ export interface ToolOptions {
 export interface McpAuthExtra {
   callerInput: CallerInput;
   /**
-   * Told the caller and quota state after each metered tool call, answered or refused, so the HTTP response
-   * can carry the quota headers a REST response would (the last call's, in a batch).
+   * Told the quota headers after each metered tool call, answered or refused, so the HTTP response can carry
+   * the headers a REST response would (the last call's, in a batch).
    */
-  quotaSeen?: (caller: Caller, state: QuotaState) => void;
+  quotaSeen?: (headers: Record<string, string>) => void;
 }
 
 type Extra = { authInfo?: { extra?: Record<string, unknown> } };
@@ -45,6 +46,7 @@ export async function runTool<I>(
   const auth = extra.authInfo?.extra as McpAuthExtra | undefined;
   const quota: QuotaState = {};
   let caller: Caller | undefined;
+  let refusal: unknown;
   try {
     const callerInput = auth?.callerInput ?? { apiKey: null, ip: "unknown" };
     // the REST wrapper's admission: key (401; not read by a tool that neither needs nor meters one), then the
@@ -60,9 +62,15 @@ export async function runTool<I>(
     };
     return await body(input, { caller, charge });
   } catch (err) {
+    refusal = err;
     return toolError(err);
   } finally {
-    if ((options.metered || options.keyRequired) && caller) auth?.quotaSeen?.(caller, quota);
+    // a caller refused at admission (burst 429) is not returned, but its refusal carries the headers REST sends;
+    // a 401 for the key itself has none
+    if (options.metered || options.keyRequired) {
+      const headers = caller ? quotaHeaders(caller, quota) : refusal instanceof ApiError ? refusal.extra.headers : undefined;
+      if (headers) auth?.quotaSeen?.(headers);
+    }
   }
 }
 

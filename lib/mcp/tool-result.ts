@@ -4,10 +4,22 @@ import { ApiError } from "@/lib/api/errors";
 import { describeZodError } from "@/lib/api/request";
 import { log } from "@/lib/log";
 
+/**
+ * The text blocks of a result: a line for people, then the structured content as JSON. MCP (2025-06-18 on): a
+ * tool that returns structured content SHOULD also return it serialized in a text block; many clients give
+ * the model only the text, which would otherwise lack a new watch's secret (shown once) and all but one reason.
+ */
+function textBlocks(summary: string, data: unknown): CallToolResult["content"] {
+  return [
+    { type: "text", text: summary },
+    { type: "text", text: JSON.stringify(data) },
+  ];
+}
+
 /** A successful tool result: the same data REST returns as structured content, plus a line for people. */
 export function toolData(data: unknown, summary: string): CallToolResult {
   return {
-    content: [{ type: "text", text: summary }],
+    content: textBlocks(summary, data),
     structuredContent: data as Record<string, unknown>,
   };
 }
@@ -25,7 +37,7 @@ export function toolError(err: unknown): CallToolResult {
         { ok: false as const, error: "internal_error" as const, message: "internal error" });
   return {
     isError: true,
-    content: [{ type: "text", text: `${body.error}: ${body.message ?? ""}`.trim() }],
+    content: textBlocks(`${body.error}: ${body.message ?? ""}`.trim(), body),
     structuredContent: body as unknown as Record<string, unknown>,
   };
 }

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { DELETE as mcpDelete, GET as mcpGet, OPTIONS as mcpOptions, PATCH as mcpPatch, POST as mcpPost, PUT as mcpPut } from "@/app/mcp/route";
@@ -202,6 +202,91 @@ describe("/mcp", () => {
     expect(over.structuredContent).toMatchObject({ ok: false, error: "rate_limited", retry_after: expect.any(Number) });
     // the same window as the key's REST calls
     expect((await creditsGet(request("/v1/credits", { key: a.key }))).status).toBe(429);
+  });
+
+  // JSON-RPC: -32602 Invalid params for params that do not fit the method. The SDK's -32603 Internal error with a raw
+  // validation dump was turned into -32602 only for a single tools/call; a batch (protocol 2025-03-26, which the SDK
+  // still negotiates and whose transport still takes arrays) and other methods kept it.
+  it("answers params that do not fit their method with -32602 for every method, inside a batch too, and an unknown tool as a protocol error", async () => {
+    const post = async (body: unknown) => {
+      const res = await mcpPost(request("/mcp", { method: "POST", headers: { accept: "application/json, text/event-stream" }, body }));
+      return { status: res.status, body: await res.json() };
+    };
+    const invalid = (id: number, field: string) => ({ jsonrpc: "2.0", id, error: { code: -32602, message: expect.stringMatching(new RegExp(`^Invalid params: ${field.replace(".", "\\.")}: `)) } });
+    const batch = await post([
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: 5 } },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "catalog_stats", arguments: [] } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "catalog_policy_list", arguments: {} } },
+    ]);
+    expect(batch.status).toBe(200);
+    expect(batch.body).toHaveLength(3);
+    expect(batch.body[0]).toEqual(invalid(1, "params.name"));
+    expect(batch.body[1]).toEqual(invalid(2, "params.arguments"));
+    expect(batch.body[2].result.structuredContent).toMatchObject({ ok: true });
+    expect((await post({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { cursor: 5 } })).body).toEqual(invalid(4, "params.cursor"));
+    expect((await post({ jsonrpc: "2.0", id: 5, method: "initialize", params: {} })).body).toEqual(invalid(5, "params.protocolVersion"));
+    // the spec's example of a protocol error: an unknown tool is not a tool result (it has no REST Error body)
+    const unknownTool = { code: -32602, message: "Unknown tool: catalog_nope" };
+    expect((await post({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "catalog_nope", arguments: {} } })).body).toEqual({ jsonrpc: "2.0", id: 6, error: unknownTool });
+    // a batch is answered with an array, also a batch of one (JSON-RPC 2.0)
+    expect((await post([{ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "catalog_nope" } }])).body).toEqual([{ jsonrpc: "2.0", id: 7, error: unknownTool }]);
+  });
+
+  // MCP (2025-06-18 and later): "a tool that returns structured content SHOULD also return the serialized JSON in a
+  // TextContent block". Many clients give the model only the text: a one-line summary there lost a watch's secret,
+  // which is shown once, and every reason but the first.
+  it("also gives every result's structured content as JSON text, so a client that reads only text loses nothing", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const c = await client({ key: a.key });
+    const created = await call(c, "catalog_watch_subscribe", { server_name: "io.github.acme/weather", email: "ops@example.com" });
+    expect(created.isError).toBeFalsy();
+    expect(created.structuredContent.secret).toMatch(/^whsec_/);
+    expect(created.content[0].text).toMatch(/^created watch wat_/);
+    expect(created.content.map((b) => b.type)).toEqual(["text", "text"]);
+    expect(JSON.parse(created.content[1].text)).toEqual(created.structuredContent);
+    const refused = await call(c, "catalog_lookup", { name: "io.github.acme/nope" });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/^not_found: /);
+    expect(JSON.parse(refused.content[1].text)).toEqual(refused.structuredContent);
+  });
+
+  // JSON-RPC 2.0: valid JSON that is not a request (an object without jsonrpc/method, an empty or non-message batch)
+  // is -32600 Invalid Request, not -32700 Parse error (the SDK's answer) nor a 202 with no body (an empty batch);
+  // a body over the cap is a JSON-RPC error like every other answer of /mcp, not the REST Error body.
+  it("answers JSON that is not a JSON-RPC message with -32600 Invalid Request, and an oversized body with a JSON-RPC 413", async () => {
+    const post = async (body: string) => {
+      const res = await mcpPost(
+        new Request("http://localhost/mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body }),
+      );
+      return { status: res.status, body: await res.json() };
+    };
+    for (const body of ['{"hello":1}', "[]", "[1]", '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', "5"]) {
+      expect(await post(body), body).toEqual({ status: 400, body: { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } } });
+    }
+    expect(await post("{")).toEqual({ status: 400, body: { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } } });
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "catalog_search", arguments: { q: "x".repeat(1100 * 1024) } } });
+    expect(await post(big)).toEqual({ status: 413, body: { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/over the 1048576-byte limit/) } } });
+  });
+
+  describe("past the burst limit", () => {
+    beforeEach(() => void vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-03-10T12:00:05.000Z") }));
+    afterEach(() => void vi.useRealTimers());
+    it("a refused metered tool call still carries the quota headers, as the REST 429 does", async () => {
+      const rpc = () =>
+        mcpPost(
+          request("/mcp", {
+            method: "POST",
+            headers: { accept: "application/json, text/event-stream" },
+            body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "catalog_lookup", arguments: { name: "io.github.acme/nope" } } },
+          }),
+        );
+      for (let i = 0; i < 30; i++) expect((await rpc()).headers.get("x-ratelimit-resource")).not.toBeNull();
+      const over = await rpc();
+      const body = await over.json();
+      expect(body.result.structuredContent).toMatchObject({ error: "rate_limited", retry_after: 55 });
+      expect([over.headers.get("x-tier"), over.headers.get("x-ratelimit-resource"), over.headers.get("x-ratelimit-remaining")]).toEqual(["free", "burst", "0"]);
+      expect(over.headers.get("ratelimit")).toContain(`"burst";r=0;t=55`);
+    });
   });
 
   it("counts anonymous lookups per IP like REST and answers rate_limited past 10 distinct ones", async () => {
