@@ -20,7 +20,11 @@ export const watchInputSchema = z
       .max(2048, "webhook_url must be at most 2048 characters")
       // without a scheme the url() check above has said what is wrong
       .refine((u) => /^https:\/\//i.test(u) || !/^[a-z][a-z0-9+.-]*:/i.test(u), {
-        error: (issue) => `webhook_url must use https (${/^([a-z][a-z0-9+.-]*):/i.exec(String(issue.input))?.[1]?.toLowerCase()} is refused)`,
+        error: (issue) => {
+          const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(String(issue.input))?.[1]?.toLowerCase();
+          // "https:host/x" parses (WHATWG adds the slashes) but is a typo; "https is refused" would contradict itself
+          return scheme === "https" ? "webhook_url must start with https:// and a host name" : `webhook_url must use https (${scheme} is refused)`;
+        },
       })
       .optional(),
     email: z.email().max(254).optional(),

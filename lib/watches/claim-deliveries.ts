@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Queryable } from "@/lib/db/client";
-import { watchDeliveries } from "@/lib/db/schema";
+import { watchDeliveries, watches } from "@/lib/db/schema";
 
 /** One claimed outbox row, as the worker needs it. */
 export interface ClaimedDelivery {
@@ -114,4 +114,20 @@ export async function releaseDeliveries(db: Queryable, token: string, ids: numbe
     .update(watchDeliveries)
     .set({ leaseToken: null, leaseUntil: null })
     .where(and(eq(watchDeliveries.leaseToken, token), eq(watchDeliveries.status, "pending"), inArray(watchDeliveries.id, ids)));
+}
+
+/**
+ * Checked right before each send: whether this worker still holds the claimed row, pending, and the watch's
+ * signing secret now. The watch was read at claim time, and a queue claimed together with others may wait
+ * behind their sends: since then a DELETE (or narrowed `events`) may have cancelled the row, which must not
+ * be sent, and a rotation may have replaced the secret, which applies at once (docs/webhooks.md). Null when
+ * the row is no longer this worker's to send.
+ */
+export async function heldSecret(db: Queryable, id: number, token: string): Promise<string | null> {
+  const [row] = await db
+    .select({ secret: watches.secret })
+    .from(watchDeliveries)
+    .innerJoin(watches, eq(watches.id, watchDeliveries.watchId))
+    .where(and(eq(watchDeliveries.id, id), eq(watchDeliveries.leaseToken, token), eq(watchDeliveries.status, "pending"), eq(watches.status, "active")));
+  return row?.secret ?? null;
 }

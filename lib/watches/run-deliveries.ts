@@ -9,7 +9,7 @@ import {
   webhookTimeoutMs,
 } from "@/lib/config";
 import { log } from "@/lib/log";
-import { claimDeliveries, releaseDeliveries, type ClaimedDelivery, type ClaimedLane } from "./claim-deliveries";
+import { claimDeliveries, releaseDeliveries, heldSecret, type ClaimedDelivery, type ClaimedLane } from "./claim-deliveries";
 import { cancelPendingDeliveries, finishAttempt } from "./finish-delivery";
 import { sendWatchEmail } from "./send-watch-email";
 import { sendWebhook, type AttemptOutcome } from "./send-webhook";
@@ -43,7 +43,8 @@ export interface RunDeliveriesResult {
   elapsedMs: number;
 }
 
-type WatchTarget = Pick<WatchRow, "id" | "status" | "webhookUrl" | "email" | "secret" | "label" | "serverName" | "unsubscribeToken">;
+// no secret: it is read again right before each send (heldSecret), so a rotation applies at once
+type WatchTarget = Pick<WatchRow, "id" | "status" | "webhookUrl" | "email" | "label" | "serverName" | "unsubscribeToken">;
 
 /**
  * The delivery worker: claims due outbox rows (claimDeliveries), sends each
@@ -79,7 +80,6 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
         status: watches.status,
         webhookUrl: watches.webhookUrl,
         email: watches.email,
-        secret: watches.secret,
         label: watches.label,
         serverName: watches.serverName,
         unsubscribeToken: watches.unsubscribeToken,
@@ -90,18 +90,18 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
   }
 
   /** Never throws: whatever goes wrong in a send is that attempt's failure, retried on the schedule. */
-  async function send(row: ClaimedDelivery, watch: WatchTarget): Promise<AttemptOutcome> {
+  async function send(row: ClaimedDelivery, watch: WatchTarget, secret: string): Promise<AttemptOutcome> {
     try {
-      return await sendOnce(row, watch);
+      return await sendOnce(row, watch, secret);
     } catch (err) {
       return { ok: false, statusCode: null, error: `internal error: ${(err as Error).message}`, response: null, durationMs: 0 };
     }
   }
 
-  async function sendOnce(row: ClaimedDelivery, watch: WatchTarget): Promise<AttemptOutcome> {
+  async function sendOnce(row: ClaimedDelivery, watch: WatchTarget, secret: string): Promise<AttemptOutcome> {
     if (row.channel === "webhook") {
       return sendWebhook(
-        { url: watch.webhookUrl!, body: row.body, secret: watch.secret, eventId: row.eventId, kind: row.kind, watchId: watch.id },
+        { url: watch.webhookUrl!, body: row.body, secret, eventId: row.eventId, kind: row.kind, watchId: watch.id },
         timeoutMs,
       );
     }
@@ -134,8 +134,17 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
         result.released += rest.length;
         return;
       }
+      // cancelled since the claim (the watch deleted, or `events` narrowed): not sent; whatever of the rest is
+      // still pending goes back to the queue at once rather than waiting out the lease
+      const secret = await heldSecret(db, row.id, lane.token);
+      if (secret === null) {
+        const rest = lane.rows.slice(i + 1).map((r) => r.id);
+        await releaseDeliveries(db, lane.token, rest);
+        result.released += rest.length;
+        return;
+      }
       const startedAt = now();
-      const outcome = await send(row, watch);
+      const outcome = await send(row, watch, secret);
       result.attempts++;
       opts.onAttempt?.(row, outcome);
       const finished = await finishAttempt(db, row, lane.token, outcome, startedAt);

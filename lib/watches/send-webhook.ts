@@ -23,6 +23,11 @@ export interface WebhookRequest {
 /** Answers larger than this are not read to the end (the connection is dropped instead). */
 const MAX_READ_BYTES = 64 * 1024;
 
+/**
+ * The start of the receiver's answer, for the attempt log. Whatever stops the read (the timeout, a reset) ends
+ * the excerpt, never the attempt: the status line already answered, and a 2xx whose body trickles past the
+ * timeout is an accepted event, not a failure to send again.
+ */
 async function readExcerpt(res: Response): Promise<string | null> {
   if (!res.body) return null;
   const reader = res.body.getReader();
@@ -30,7 +35,14 @@ async function readExcerpt(res: Response): Promise<string | null> {
   let size = 0;
   let kept = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      await reader.cancel().catch(() => {});
+      break;
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (kept < DELIVERY_RESPONSE_EXCERPT_BYTES) {

@@ -224,6 +224,30 @@ describe("webhook delivery", () => {
     expect(receiver.requests).toHaveLength(6);
   });
 
+  it("counts a 2xx whose answer body never ends as delivered, and a 500 whose body never ends as HTTP 500, not a timeout", async () => {
+    // the status line is the receiver's answer; its body is only logged (an excerpt), so a body that trickles
+    // past the timeout must not turn an accepted event into a failure that is sent again
+    let status = 200;
+    receiver.setHandler((_req, res) => {
+      res.writeHead(status);
+      res.write("accepted");
+    });
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
+    expect(await deliver({ timeoutMs: 1000 })).toMatchObject({ attempts: 1, delivered: 1, retrying: 0 });
+    const [d] = await deliveriesOf(w.watch.id);
+    expect(d).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200, lastError: null });
+    expect((await attemptsOf(d.id))[0]).toMatchObject({ ok: true, statusCode: 200, response: "accepted" });
+
+    status = 500;
+    await recordTestChanges(db, SERVER, [{ kind: "remote_up" }]);
+    expect(await deliver({ timeoutMs: 1000 })).toMatchObject({ attempts: 1, delivered: 0, retrying: 1 });
+    const second = (await deliveriesOf(w.watch.id))[1];
+    expect(second).toMatchObject({ status: "pending", lastStatusCode: 500, lastError: "HTTP 500" });
+    expect(receiver.requests).toHaveLength(2);
+  });
+
   it("retries a receiver that never answers for 24 h, then gives up with every attempt visible, and the next event goes out", async () => {
     receiver.setHandler(() => {
       /* never answers */
@@ -322,6 +346,72 @@ describe("webhook delivery", () => {
     // and later changes make no rows for it
     await recordTestChanges(db, SERVER, [{ kind: "remote_up" }]);
     expect(await deliveriesOf(w.watch.id)).toHaveLength(1);
+  });
+
+  it("sends nothing a DELETE cancelled after the worker claimed it but before it was sent", async () => {
+    // one queue at a time: the second watch's queue is claimed with the first and waits behind its slow send,
+    // during which its owner deletes it; the worker must not send what DELETE already cancelled
+    const a = await keyedAccount(db, { credits: 100 });
+    const b = await keyedAccount(db, { credits: 100 });
+    const slow = await createWatch({ server_name: SERVER, webhook_url: `${receiver.url}?slow` }, a.key);
+    const gone = await createWatch({ server_name: SERVER, webhook_url: `${receiver.url}?gone` }, b.key);
+    let deleted: Promise<Response> | null = null;
+    receiver.setHandler((req, res) => {
+      if (req.url.endsWith("?slow") && !deleted) {
+        deleted = watchDelete(request(`/v1/watch?id=${gone.watch.id}`, { key: b.key, method: "DELETE" }));
+        void deleted.then(() => res.writeHead(200).end("ok"));
+        return;
+      }
+      res.writeHead(200).end("ok");
+    });
+    await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
+    await deliver({ concurrency: 1 });
+    expect((await deleted!)?.status).toBe(200);
+    expect(receiver.requests.map((r) => r.url)).toEqual(["/hook?slow"]);
+    expect((await deliveriesOf(gone.watch.id)).map((d) => [d.status, d.attempts])).toEqual([["cancelled", 0]]);
+    expect((await deliveriesOf(slow.watch.id)).map((d) => d.status)).toEqual(["delivered"]);
+  });
+
+  it("skips an event whose kind the watch dropped after the worker claimed it, and sends the rest in order at once", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    let narrowed: Promise<Response> | null = null;
+    receiver.setHandler((_req, res) => {
+      if (!narrowed) {
+        // while the first event is being sent, the owner narrows the watch to remote_down and remote_up
+        narrowed = watchPost(request("/v1/watch", { body: { server_name: SERVER, webhook_url: receiver.url, events: ["remote_down", "remote_up"] }, key: a.key }));
+        void narrowed.then(() => res.writeHead(200).end("ok"));
+        return;
+      }
+      res.writeHead(200).end("ok");
+    });
+    await recordTestChanges(db, SERVER, [{ kind: "remote_down" }, { kind: "health_change" }, { kind: "remote_up" }]);
+    await deliver();
+    expect((await narrowed!)?.status).toBe(200);
+    expect(receiver.requests.map((r) => r.headers["x-catalog-event"])).toEqual(["remote_down", "remote_up"]);
+    expect((await deliveriesOf(w.watch.id)).map((d) => d.status)).toEqual(["delivered", "cancelled", "delivered"]);
+  });
+
+  it("signs with a secret rotated after the worker claimed the event but before it was sent", async () => {
+    const { POST: rotate } = await import("@/app/v1/watch/rotate-secret/route");
+    const a = await keyedAccount(db, { credits: 100 });
+    const b = await keyedAccount(db, { credits: 100 });
+    await createWatch({ server_name: SERVER, webhook_url: `${receiver.url}?slow` }, a.key);
+    const w = await createWatch({ server_name: SERVER, webhook_url: `${receiver.url}?rotated` }, b.key);
+    let rotated: Promise<{ secret: string }> | null = null;
+    receiver.setHandler((req, res) => {
+      if (req.url.endsWith("?slow") && !rotated) {
+        rotated = rotate(request(`/v1/watch/rotate-secret?id=${w.watch.id}`, { key: b.key, method: "POST" })).then((r) => r.json());
+        void rotated.then(() => res.writeHead(200).end("ok"));
+        return;
+      }
+      res.writeHead(200).end("ok");
+    });
+    await recordTestChanges(db, SERVER, [{ kind: "remote_up" }]);
+    await deliver({ concurrency: 1 });
+    const { secret } = await rotated!;
+    const req = receiver.requests.find((r) => r.url.endsWith("?rotated"))!;
+    expect(req.headers["x-catalog-signature"]).toBe(`sha256=${createHmac("sha256", secret).update(req.body).digest("hex")}`);
   });
 });
 

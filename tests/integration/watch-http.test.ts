@@ -183,6 +183,9 @@ describe("POST /v1/watch", () => {
     ["an unknown field", { server_name: SERVER, webhook_url: HOOK, secret: "whsec_mine" }, "unknown field"],
     ["a malformed e-mail", { server_name: SERVER, email: "not-an-address" }, "email"],
     ["a relative URL", { server_name: SERVER, webhook_url: "/hooks" }, "webhook_url: webhook_url must be an absolute URL"],
+    // https without the two slashes parses (WHATWG) but is not what anyone means; the message must not say https is refused
+    ["https: without //", { server_name: SERVER, webhook_url: "https:hooks.example.com/x" }, "webhook_url: webhook_url must start with https:// and a host name"],
+    ["https:/ with one slash", { server_name: SERVER, webhook_url: "https:/hooks.example.com/x" }, "webhook_url: webhook_url must start with https:// and a host name"],
     ["a webhook_url over 2048 characters", { server_name: SERVER, webhook_url: `https://hooks.example.com/${"p".repeat(2048)}` }, "webhook_url must be at most 2048 characters"],
     ["a URL with credentials", { server_name: SERVER, webhook_url: "https://user:pw@127.0.0.1/x" }, "user name"],
     ["no server_name", { webhook_url: HOOK }, "server_name"],
