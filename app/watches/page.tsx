@@ -67,7 +67,8 @@ export default async function WatchesPage({ searchParams }: Props) {
                   )}
                   {w.email && (
                     <>
-                      e-mail <code>{w.email}</code>{" "}
+                      e-mail <code>{w.email}</code>
+                      {w.email_confirmed ? "" : " (waiting for the address to confirm: nothing is mailed before)"}{" "}
                     </>
                   )}
                   · events {w.events.join(", ")} · since <Time iso={w.created_at} />

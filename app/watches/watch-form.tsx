@@ -25,7 +25,7 @@ export function CreateWatchForm({ server, email, cost }: { server: string; email
       </div>
       <p id="w-target-hint" className="small muted">
         A webhook URL, an e-mail address, or both. Webhooks are signed with the secret shown once below; private and loopback addresses are
-        refused.
+        refused. Another address than this account&apos;s gets a link to confirm first, and no notice before.
       </p>
       <fieldset>
         <legend>Events</legend>

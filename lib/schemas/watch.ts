@@ -45,6 +45,11 @@ export const watchSchema = z.strictObject({
   server_name: z.string(),
   webhook_url: z.url().nullable(),
   email: z.email().nullable(),
+  /**
+   * Whether `email` agreed to this watch's notices (null without an e-mail): the account's own address at once,
+   * any other once its owner follows the link mailed to it. Nothing is mailed before.
+   */
+  email_confirmed: z.boolean().nullable(),
   events: z.array(watchEventKindSchema),
   label: z.string().nullable(),
   status: z.enum(["active", "unsubscribed"]),

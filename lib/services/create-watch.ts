@@ -9,6 +9,7 @@ import { checkWebhookUrl } from "@/lib/watches/check-webhook-url";
 import { newUnsubscribeToken, newWatchId, newWatchSecret } from "@/lib/watches/watch-ids";
 import { cancelPendingDeliveries } from "@/lib/watches/finish-delivery";
 import { toWatchView } from "@/lib/watches/watch-view";
+import { mailWatchConfirmation } from "@/lib/watches/mail-watch-confirmation";
 
 export const WATCH_SUBSCRIBE_COST = CREDIT_COSTS.watch_subscribe;
 
@@ -75,7 +76,11 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
 
   const outcome = await db.transaction(async (tx): Promise<{ row: WatchRow; created: boolean }> => {
     // One account's creations run one at a time, so the limit and create-or-update hold under concurrency.
-    const [owner] = await tx.select({ granted: accounts.watchLimit }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    const [owner] = await tx
+      .select({ granted: accounts.watchLimit, email: accounts.email })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .for("update");
     const limit = watchLimit(ctx.caller.tier, owner?.granted ?? null);
     const [existing] = await tx
       .select()
@@ -113,12 +118,22 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
         label,
         secret: newWatchSecret(),
         unsubscribeToken: newUnsubscribeToken(),
+        // the account's own address (confirmed by signing in with it) agrees at once; any other must say so
+        ...(email === null
+          ? {}
+          : email === owner?.email.trim().toLowerCase()
+            ? { emailConfirmedAt: new Date() }
+            : { emailConfirmToken: newUnsubscribeToken() }),
       })
       .returning();
     return { row, created: true };
   });
 
-  if (!outcome.created) return { ok: true, created: false, watch: toWatchView(outcome.row) };
+  if (!outcome.created) {
+    // asking again for a watch whose address has not confirmed sends the link again (within its mail allowance)
+    await askToConfirm(outcome.row);
+    return { ok: true, created: false, watch: toWatchView(outcome.row) };
+  }
   try {
     // per server, like every charge: the contract's repeat of the same server on the same UTC day is free (a
     // second target, or the watch made again after a delete)
@@ -128,5 +143,12 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
     await db.delete(watches).where(eq(watches.id, outcome.row.id));
     throw err;
   }
+  await askToConfirm(outcome.row);
   return { ok: true, created: true, watch: toWatchView(outcome.row), secret: outcome.row.secret };
+}
+
+/** Mails the confirmation link of a watch whose address has not agreed yet (after the watch is committed and paid). */
+async function askToConfirm(w: WatchRow): Promise<void> {
+  if (w.email === null || w.emailConfirmedAt !== null || w.emailConfirmToken === null) return;
+  await mailWatchConfirmation({ to: w.email, serverName: w.serverName, label: w.label, token: w.emailConfirmToken });
 }

@@ -22,10 +22,17 @@ export async function enqueueWatchEvents(tx: Tx, rows: ChangeRow[]): Promise<voi
   const relevant = rows.filter((r) => watchable.has(r.kind)).sort((a, b) => a.id - b.id);
   if (!relevant.length) return;
   const serverIds = [...new Set(relevant.map((r) => r.serverId))];
-  const byServer = new Map<number, { id: string; events: string[]; webhookUrl: string | null; email: string | null }[]>();
+  const byServer = new Map<number, { id: string; events: string[]; webhookUrl: string | null; email: string | null; emailConfirmedAt: Date | null }[]>();
   for (let i = 0; i < serverIds.length; i += 1000) {
     const found = await tx
-      .select({ id: watches.id, serverId: watches.serverId, events: watches.events, webhookUrl: watches.webhookUrl, email: watches.email })
+      .select({
+        id: watches.id,
+        serverId: watches.serverId,
+        events: watches.events,
+        webhookUrl: watches.webhookUrl,
+        email: watches.email,
+        emailConfirmedAt: watches.emailConfirmedAt,
+      })
       .from(watches)
       .where(and(inArray(watches.serverId, serverIds.slice(i, i + 1000)), eq(watches.status, "active")))
       .orderBy(watches.createdAt, watches.id);
@@ -55,7 +62,8 @@ export async function enqueueWatchEvents(tx: Tx, rows: ChangeRow[]): Promise<voi
       );
       const row = { eventId, watchId: w.id, changeId: change.id, kind: change.kind, body, nextAttemptAt: change.createdAt };
       if (w.webhookUrl) values.push({ ...row, channel: "webhook" });
-      if (w.email) values.push({ ...row, channel: "email" });
+      // an address that has not confirmed gets nothing, not even later: its notices start with its confirmation
+      if (w.email && w.emailConfirmedAt) values.push({ ...row, channel: "email" });
     }
   }
   for (let i = 0; i < values.length; i += 500) await tx.insert(watchDeliveries).values(values.slice(i, i + 500));

@@ -8,6 +8,7 @@ export function toWatchView(w: WatchRow): WatchView {
     server_name: w.serverName,
     webhook_url: w.webhookUrl,
     email: w.email,
+    email_confirmed: w.email === null ? null : w.emailConfirmedAt !== null,
     events: w.events as WatchEventKind[],
     label: w.label,
     status: w.status as WatchView["status"],

@@ -6,14 +6,15 @@ import { createHmac } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
-import { POST as watchPost, DELETE as watchDelete } from "@/app/v1/watch/route";
+import { POST as watchPost, DELETE as watchDelete, GET as watchGet } from "@/app/v1/watch/route";
 import { GET as deliveriesGet } from "@/app/v1/watch/deliveries/route";
 import { GET as unsubscribeGet, POST as unsubscribePost } from "@/app/watch/unsubscribe/route";
+import { GET as confirmGet, POST as confirmPost } from "@/app/watch/confirm/route";
 import { changes, watchDeliveries, watchDeliveryAttempts, watches } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { recordChanges } from "@/lib/harvest/record-changes";
 import { runDeliveries, type RunDeliveriesOptions } from "@/lib/watches/run-deliveries";
-import { watchCreateResponseSchema, watchDeliveriesResponseSchema, watchEventPayloadSchema } from "@/lib/schemas/watch";
+import { watchCreateResponseSchema, watchDeliveriesResponseSchema, watchEventPayloadSchema, watchListResponseSchema } from "@/lib/schemas/watch";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request } from "../helpers/catalog-fixture";
 import { startHttpsReceiver, testTls } from "../helpers/https-receiver";
@@ -80,10 +81,13 @@ const header = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : 
 
 describe("the outbox", () => {
   it("gets one row per matching active watch and channel, in the transaction that records the change", async () => {
-    const a = await keyedAccount(db, { credits: 1000 });
+    const a = await keyedAccount(db, { credits: 1000, email: "ops@example.test" });
     const all = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
     const both = await createWatch({ server_name: SERVER, webhook_url: receiver.url, email: "ops@example.test", events: ["security"] }, a.key);
-    const gone = await createWatch({ server_name: SERVER, email: "gone@example.test" }, a.key);
+    const gone = await createWatch({ server_name: SERVER, email: "ops@example.test", label: "gone" }, a.key);
+    // an address that has not confirmed gets no row (its webhook would)
+    const stranger = await createWatch({ server_name: SERVER, email: "stranger@example.test" }, a.key);
+    expect(stranger.watch.email_confirmed).toBe(false);
     await watchDelete(request(`/v1/watch?id=${gone.watch.id}`, { key: a.key, method: "DELETE" }));
     const elsewhere = await createWatch({ server_name: OTHER, webhook_url: receiver.url }, a.key);
 
@@ -611,7 +615,7 @@ describe("e-mail notices", () => {
   });
 
   it("sends a short message through SMTP whose link unsubscribes without signing in", async () => {
-    const a = await keyedAccount(db, { credits: 100 });
+    const a = await keyedAccount(db, { credits: 100, email: "ops@example.test" });
     const w = await createWatch({ server_name: SERVER, email: "Ops@Example.test", label: "agents", events: ["remote_down", "remote_up"] }, a.key);
     await recordTestChanges(db, SERVER, [{ kind: "remote_down", before: { live: true }, after: { live: false } }]);
     expect(await deliver()).toMatchObject({ delivered: 1, failed: 0 });
@@ -657,9 +661,59 @@ describe("e-mail notices", () => {
     expect(bogus.status).toBe(404);
   });
 
+  it("mails nothing to an address that is not the account's own until it follows the link mailed to it", async () => {
+    const a = await keyedAccount(db, { credits: 100, email: "owner@example.test" });
+    const w = await createWatch({ server_name: SERVER, email: "Team@Example.test", label: "team", events: ["remote_down", "remote_up"] }, a.key);
+    expect(w.watch).toMatchObject({ email: "team@example.test", email_confirmed: false });
+    // one message: the request to confirm, naming the server and the watch, with its one link
+    expect(smtp.messages).toHaveLength(1);
+    const [ask] = smtp.messages;
+    expect(ask.to).toEqual(["team@example.test"]);
+    expect(mailHeader(ask.raw, "Subject")).toBe(`Confirm notices about ${SERVER}`);
+    const text = mailText(ask.raw);
+    expect(text).toContain('(watch "team")');
+    const link = new URL(/confirm: (\S+)/.exec(text)![1]);
+    expect(`${link.origin}${link.pathname}`).toBe("https://catalog.example.test/watch/confirm");
+
+    // a change before the confirmation is not queued for the address
+    await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
+    expect(await deliveriesOf(w.watch.id)).toEqual([]);
+
+    // opening the link only asks (a mail scanner must not subscribe anyone); the button confirms
+    const at = `http://localhost${link.pathname}${link.search}`;
+    const asks = await confirmGet(new Request(at));
+    expect(asks.status).toBe(200);
+    expect(await asks.text()).toContain('<form method="post">');
+    expect((await db.select().from(watches).where(eq(watches.id, w.watch.id)))[0].emailConfirmedAt).toBeNull();
+    const done = await confirmPost(new Request(at, { method: "POST" }));
+    expect(await done.text()).toContain("Confirmed");
+    expect(await (await confirmGet(new Request(at))).text()).toContain("Already confirmed");
+    const listed = watchListResponseSchema.parse(await (await watchGet(request("/v1/watch", { key: a.key }))).json());
+    expect(listed.watches[0]).toMatchObject({ id: w.watch.id, email_confirmed: true });
+
+    // from the next change on, the address gets its notices
+    await recordTestChanges(db, SERVER, [{ kind: "remote_up" }]);
+    expect(await deliver()).toMatchObject({ delivered: 1 });
+    expect(smtp.messages.map((m) => mailHeader(m.raw, "Subject"))).toEqual([`Confirm notices about ${SERVER}`, `${SERVER}: a remote endpoint answers again`]);
+
+    // an unknown link, and a link of a stopped watch, confirm nothing
+    expect((await confirmPost(new Request("http://localhost/watch/confirm?token=nope", { method: "POST" }))).status).toBe(404);
+    const other = await createWatch({ server_name: OTHER, email: "team@example.test" }, a.key);
+    const otherLink = new URL(/confirm: (\S+)/.exec(mailText(smtp.messages.at(-1)!.raw))![1]);
+    await watchDelete(request(`/v1/watch?id=${other.watch.id}`, { key: a.key, method: "DELETE" }));
+    expect(await (await confirmPost(new Request(`http://localhost${otherLink.pathname}${otherLink.search}`, { method: "POST" }))).text()).toContain("Watch stopped");
+    expect((await db.select().from(watches).where(eq(watches.id, other.watch.id)))[0].emailConfirmedAt).toBeNull();
+  });
+
+  it("sends the request to confirm again when the same watch is asked for again, at most 5 mails an hour to one address", async () => {
+    const a = await keyedAccount(db, { credits: 100, email: "owner@example.test" });
+    for (let i = 0; i < 8; i++) expect((await createWatch({ server_name: SERVER, email: "team@example.test" }, a.key)).watch.email_confirmed).toBe(false);
+    expect(smtp.messages.map((m) => m.to[0])).toEqual(Array(5).fill("team@example.test"));
+  });
+
   it("retries when the mail server is unreachable", async () => {
     process.env.SMTP_URL = "smtp://127.0.0.1:1";
-    const a = await keyedAccount(db, { credits: 100 });
+    const a = await keyedAccount(db, { credits: 100, email: "ops@example.test" });
     const w = await createWatch({ server_name: SERVER, email: "ops@example.test" }, a.key);
     await recordTestChanges(db, SERVER, [{ kind: "security" }]);
     expect(await deliver()).toMatchObject({ attempts: 1, retrying: 1 });

@@ -28,6 +28,14 @@ export const watches = pgTable(
     webhookUrl: text("webhook_url"),
     /** Lower-cased. */
     email: text("email"),
+    /**
+     * When the address agreed to receive this watch's notices: at creation when it is the account's own (the one
+     * it signs in with), else when its owner followed the confirmation link. No notice goes to an address
+     * before; anyone with a key could otherwise make the service mail any stranger.
+     */
+    emailConfirmedAt: tstz("email_confirmed_at"),
+    /** Bearer token of the confirmation link; it can do nothing but confirm this one watch (null without e-mail). */
+    emailConfirmToken: text("email_confirm_token"),
     /** webhook_url and email as one string: what "same target" means for create-or-update. */
     targetKey: text("target_key").notNull(),
     /** Subscribed watch event kinds (remote_down, remote_up, health_change, verified_change, security). */
@@ -54,6 +62,8 @@ export const watches = pgTable(
     index("watches_account_idx").on(t.accountId, t.status),
     // the e-mail unsubscribe link
     uniqueIndex("watches_unsubscribe_token_idx").on(t.unsubscribeToken),
+    // the e-mail confirmation link
+    uniqueIndex("watches_email_confirm_token_idx").on(t.emailConfirmToken),
   ],
 );
 
