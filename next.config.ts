@@ -14,7 +14,23 @@ const nextConfig: NextConfig = {
   // Open Graph images are embedded as images, which this does not affect.
   async headers() {
     // (X-Frame-Options rather than a CSP frame-ancestors: the badge route sends a CSP of its own)
-    return [{ source: "/:path*", headers: [{ key: "X-Frame-Options", value: "DENY" }] }];
+    // Pages show text published by anyone (titles, descriptions, URLs of listings). React escapes it; should
+    // anything ever get through, these keep it from rebasing relative links (<base>), loading plugins or
+    // posting a form elsewhere, and keep a browser from reading a JSON or text answer as HTML. Scripts are not
+    // restricted here: Next.js inlines its own, which a script-src would need a per-request nonce for.
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+        ],
+      },
+      {
+        source: "/((?!badge/).*)",
+        headers: [{ key: "Content-Security-Policy", value: "base-uri 'self'; object-src 'none'; form-action 'self'" }],
+      },
+    ];
   },
 };
 

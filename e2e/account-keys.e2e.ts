@@ -134,6 +134,35 @@ describe("account and API keys in a browser", () => {
     expect(res.headers.get("location")).toContain("/signin");
   });
 
+  it("signs out without JavaScript too", async () => {
+    // a second user signs in with JavaScript (the sign-in form needs it), then reads the account page without
+    const other = `e2e-nojs-${Date.now()}@example.test`;
+    const withJs = await browser.newPage();
+    await withJs.goto(`${server.url}/signin`);
+    await withJs.getByLabel("E-mail address").fill(other);
+    await withJs.getByRole("button", { name: "Send me a sign-in link" }).click();
+    await withJs.waitForURL(/\/signin\/check-email/);
+    await withJs.goto(`${server.url}/dev/mailbox`);
+    await withJs.getByTestId("mail").filter({ hasText: other }).getByTestId("mail-link").click();
+    await withJs.waitForURL(/\/account$/);
+    const cookies = await withJs.context().cookies();
+    await withJs.close();
+    const session = cookies.find((c) => c.name.endsWith("next-auth.session-token"))!;
+
+    const noJs = await browser.newContext({ javaScriptEnabled: false });
+    await noJs.addCookies(cookies);
+    const page2 = await noJs.newPage();
+    await page2.goto(`${server.url}/account`);
+    expect(await page2.getByTestId("account-email").textContent()).toBe(other);
+    await page2.getByRole("button", { name: "Sign out" }).click();
+    // next-auth's own confirmation, whose form carries its CSRF token
+    await page2.getByRole("button", { name: "Sign out" }).click();
+    await page2.waitForURL((u) => u.pathname === "/");
+    const res = await fetch(`${server.url}/account`, { headers: { cookie: `${session.name}=${session.value}` }, redirect: "manual" });
+    expect(res.status).toBe(307);
+    await noJs.close();
+  });
+
   it("never wrote a key to the server log", () => {
     expect(key).not.toBe("");
     expect(replacement).not.toBe("");

@@ -7,7 +7,7 @@ import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 process.env.NODE_ENV = "production";
 // npm here omits "resolved" from the lockfile; Next mistakes that for missing SWC binaries.
 process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= "1";
-const SOURCES = ["app", "lib", "drizzle", "public", "package.json", "next.config.ts", "instrumentation.ts", "tsconfig.json"];
+const SOURCES = ["app", "lib", "drizzle", "public", "package.json", "next.config.ts", "instrumentation.ts", "middleware.ts", "tsconfig.json"];
 
 function newestMtime(p) {
   if (!fs.existsSync(p)) return 0;

@@ -15,5 +15,21 @@ export function compactJson(v: unknown): string {
 
 export const number = (n: number) => n.toLocaleString("en");
 
+/**
+ * A URL from catalog data (a listing's repository, website or remote, evidence) as a link target, or null
+ * when it is not http(s). Listings are published by anyone: a `javascript:` or `data:` URL must never become
+ * something a reader clicks (React only defuses `javascript:`, and into a link that throws); such a value is
+ * shown as text instead.
+ */
+export function externalHref(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "https:" || protocol === "http:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The page path of a server name (slash kept, the rest escaped), as lib/cards/links.ts builds it. */
 export { serverPagePath, badgePath } from "@/lib/cards/links";

@@ -50,10 +50,23 @@ function KeyMailError({ state }: { state: KeyMailState }) {
   );
 }
 
+/**
+ * Without JavaScript a bare button could do nothing (next-auth signs out by a POST that carries its CSRF token),
+ * so the form opens next-auth's own sign-out page, whose form carries the token; with JavaScript one click
+ * signs out.
+ */
 export function SignOutButton() {
   return (
-    <button type="button" onClick={() => signOut({ callbackUrl: "/" })}>
-      Sign out
-    </button>
+    <form
+      action="/api/auth/signout"
+      method="get"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void signOut({ callbackUrl: "/" });
+      }}
+    >
+      <input type="hidden" name="callbackUrl" value="/" />
+      <button type="submit">Sign out</button>
+    </form>
   );
 }

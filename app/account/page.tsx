@@ -21,8 +21,9 @@ export default async function AccountPage() {
     <>
       <h1>Account</h1>
       <p>
-        Signed in as <strong data-testid="account-email">{email}</strong>. <SignOutButton />
+        Signed in as <strong data-testid="account-email">{email}</strong>.
       </p>
+      <SignOutButton />
 
       <section aria-labelledby="plan">
         <h2 id="plan">Tier and credits</h2>

@@ -8,7 +8,7 @@ import type { PreflightResultBody } from "@/lib/engine";
 import type { HealthCard } from "@/lib/schemas/health-card";
 import { CopyButton } from "@/app/_components/copy-button";
 import { Time } from "@/app/_components/time";
-import { compactJson, serverPagePath } from "@/app/_components/format";
+import { compactJson, externalHref, serverPagePath } from "@/app/_components/format";
 import { badgeMarkdown, nameFromSegments, ogImagePath } from "./server-name";
 import s from "./server.module.css";
 import { ChangeRow } from "@/app/_components/change-row";
@@ -124,9 +124,7 @@ export default async function ServerPage({ params }: Props) {
                           {e.url && (
                             <>
                               {" "}
-                              <a href={e.url} rel="nofollow noopener">
-                                source
-                              </a>
+                              <ExternalLink url={e.url}>source</ExternalLink>
                             </>
                           )}
                           {e.observed_at !== undefined && (
@@ -309,9 +307,9 @@ export default async function ServerPage({ params }: Props) {
             <code>POST /v1/preflight</code> with <code>{JSON.stringify({ server_name: card.server_name, policy_id: "builtin:baseline" })}</code>: the
             decision, with an audit id when sent with a key
           </li>
-          {card.links.registry && (
+          {externalHref(card.links.registry) && (
             <li>
-              <a href={card.links.registry}>The registry listing</a>
+              <a href={externalHref(card.links.registry)!}>The registry listing</a>
             </li>
           )}
           <li>
@@ -359,6 +357,20 @@ function EvidenceTimes({ card }: { card: HealthCard }) {
   );
 }
 
+/**
+ * A link to a URL from catalog data, only when it is http(s) (externalHref); anything else (a `javascript:` or
+ * `data:` URL in a listing) is shown as the URL's text, never as something to click.
+ */
+function ExternalLink({ url, children }: { url: string; children: React.ReactNode }) {
+  const href = externalHref(url);
+  if (!href) return <code className="wrap" data-testid="unlinked-url">{url}</code>;
+  return (
+    <a href={href} rel="nofollow noopener">
+      {children}
+    </a>
+  );
+}
+
 const yesNo = (v: boolean | null, yes: string, no: string) => (v === null ? "not observed" : v ? yes : no);
 
 function Artifacts({ card }: { card: HealthCard }) {
@@ -369,9 +381,7 @@ function Artifacts({ card }: { card: HealthCard }) {
       <h3>Repository</h3>
       {repo ? (
         <p className="wrap">
-          <a href={repo.url} rel="nofollow noopener">
-            {repo.url}
-          </a>
+          <ExternalLink url={repo.url}>{repo.url}</ExternalLink>
           : {yesNo(repo.exists, "exists", "gone")}
           {repo.archived !== null ? `, ${repo.archived ? "archived" : "not archived"}` : ""}
           {repo.stars !== null ? `, ${repo.stars.toLocaleString("en")} stars` : ""}
@@ -414,10 +424,8 @@ function Artifacts({ card }: { card: HealthCard }) {
                 <tr key={`${p.ecosystem}:${p.identifier}`}>
                   <td className="wrap">
                     <span className="muted small">{p.ecosystem}</span>{" "}
-                    {p.url ? (
-                      <a href={p.url} rel="nofollow noopener">
-                        {p.identifier}
-                      </a>
+                    {externalHref(p.url) ? (
+                      <ExternalLink url={p.url!}>{p.identifier}</ExternalLink>
                     ) : (
                       <code>{p.identifier}</code>
                     )}
@@ -457,9 +465,7 @@ function Artifacts({ card }: { card: HealthCard }) {
       {card.website_url && (
         <p>
           Website:{" "}
-          <a href={card.website_url} rel="nofollow noopener">
-            {card.website_url}
-          </a>
+          <ExternalLink url={card.website_url}>{card.website_url}</ExternalLink>
         </p>
       )}
     </section>

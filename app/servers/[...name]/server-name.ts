@@ -9,7 +9,10 @@ export function nameFromSegments(segments: string[]): string {
 /** The Open Graph image of a server page (app/og/[...name]/route.tsx). */
 export const ogImagePath = (name: string) => `/og/${namePath(name)}.png`;
 
+/** A URL as a Markdown link target: a name's parentheses (encodeURIComponent keeps them) escaped, or the first ")" would end the link. */
+const markdownTarget = (url: string) => url.replace(/\(/g, "%28").replace(/\)/g, "%29");
+
 /** The README snippet: the badge image linking to the server page. */
 export function badgeMarkdown(card: HealthCard): string {
-  return `[![mcp preflight](${card.links.badge})](${card.links.page})`;
+  return `[![mcp preflight](${markdownTarget(card.links.badge)})](${markdownTarget(card.links.page)})`;
 }

@@ -1,0 +1,30 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { getDb } from "@/lib/db/client";
+import { nameFromRequestPath } from "@/lib/cards/links";
+import { serverExists } from "@/lib/services/get-server-page";
+import { log } from "@/lib/log";
+import { MISSING_SERVER_HEADER, UNCLAIMED_PATH } from "@/app/servers/missing-server";
+
+// Node.js runtime: the catalog is read with the same database handle as the pages (one PGlite per process).
+export const config = { runtime: "nodejs", matcher: "/servers/:path+" };
+
+/**
+ * An unknown server name is answered here, before any page renders. A notFound() thrown by the server page
+ * (or its layout) gets the 404 status, but Next.js renders its text on the client only: the HTML is an empty
+ * `__next_error__` shell (vercel/next.js#62228), so a reader without JavaScript, a crawler or a link preview
+ * got a blank page. A path no route claims is fully server-rendered by the root not-found page, so the request
+ * is rewritten to one, marked so that page says which server is missing rather than "no page here".
+ */
+export async function middleware(req: NextRequest): Promise<NextResponse> {
+  const name = nameFromRequestPath(req.url, "/servers/", "");
+  try {
+    if (await serverExists(await getDb(), name)) return NextResponse.next();
+  } catch (err) {
+    // the page reads the catalog again and shows the error boundary (500) if it is still unreachable
+    log.error("server page existence check failed", { name, error: err instanceof Error ? err.message : String(err) });
+    return NextResponse.next();
+  }
+  const headers = new Headers(req.headers);
+  headers.set(MISSING_SERVER_HEADER, "1");
+  return NextResponse.rewrite(new URL(UNCLAIMED_PATH, req.url), { request: { headers } });
+}
