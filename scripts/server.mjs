@@ -7,6 +7,8 @@ import { fillOptionalManifests } from "./optional-manifests.mjs";
 // The production server, however it is started (npm start sets this too, a process manager may not): without
 // it Next.js runs parts of its development paths and answers a malformed URL with a 500. Set before Next loads.
 process.env.NODE_ENV ??= "production";
+// the socket header below is this server's word (lib/api/socket-ip.ts): route handlers believe it only with this
+process.env.MCP_PREFLIGHT_SOCKET_IP_HEADER = "1";
 const { default: next } = await import("next");
 
 const port = Number(process.env.PORT || 3000);

@@ -1,4 +1,5 @@
 import { trustProxy } from "@/lib/config";
+import { socketIp } from "./socket-ip";
 
 /**
  * The caller's address. x-forwarded-for is believed only behind a proxy we run
@@ -13,8 +14,8 @@ export function clientIp(req: Request): string {
     const real = req.headers.get("x-real-ip");
     if (real) return real.trim();
   }
-  const socket = req.headers.get("x-mcp-preflight-socket-ip");
-  return socket || "unknown";
+  // not under scripts/server.mjs in production, every caller shares one bucket rather than naming its own
+  return socketIp(req.headers) || "unknown";
 }
 
 /**

@@ -19,7 +19,9 @@ export async function listDevMail(limit = 20): Promise<DevMailRow[]> {
 export function mailboxVisibleTo(socketIp: string | null, forwardedFor: string | null = null): boolean {
   if (process.env.DEV_MAILBOX === "1") return true;
   if (forwardedFor !== null && trustProxy() && !forwardedChain(forwardedFor).every(isLoopback)) return false;
-  if (socketIp === null) return true; // `next dev`: no socket header, a developer's own machine
+  // no socket header (lib/api/socket-ip.ts): `next dev` on a developer's own machine, or a production server not
+  // started by scripts/server.mjs, where nothing says who is calling
+  if (socketIp === null) return process.env.NODE_ENV !== "production";
   return isLoopback(socketIp);
 }
 

@@ -5,6 +5,8 @@ import { eq } from "drizzle-orm";
 import { drizzleAuthAdapter } from "@/lib/auth/drizzle-adapter";
 import { sendMail } from "@/lib/auth/send-mail";
 import { mailboxVisibleTo } from "@/lib/auth/list-dev-mail";
+import { socketIp } from "@/lib/api/socket-ip";
+import { clientIp } from "@/lib/api/client-ip";
 import { createAccount } from "@/lib/accounts/create-account";
 import { createApiKey } from "@/lib/accounts/create-api-key";
 import { listApiKeys } from "@/lib/accounts/list-api-keys";
@@ -171,6 +173,26 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
     ["203.0.113.9", false],
   ])("shows the mailbox page to socket address %s: %s", (ip, visible) => {
     expect(mailboxVisibleTo(ip)).toBe(visible);
+  });
+
+  it("in production, believes the socket header only from scripts/server.mjs: under `next start` it is the client's own claim", () => {
+    const env = { NODE_ENV: process.env.NODE_ENV, flag: process.env.MCP_PREFLIGHT_SOCKET_IP_HEADER };
+    const forged = new Request("http://localhost/dev/mailbox", { headers: { "x-mcp-preflight-socket-ip": "127.0.0.1" } });
+    try {
+      (process.env as Record<string, string>).NODE_ENV = "production";
+      delete process.env.MCP_PREFLIGHT_SOCKET_IP_HEADER;
+      expect(socketIp(forged.headers)).toBeNull();
+      expect(mailboxVisibleTo(socketIp(forged.headers))).toBe(false);
+      // and a client cannot name a fresh address per request to reset the anonymous allowances
+      expect(clientIp(forged)).toBe("unknown");
+      process.env.MCP_PREFLIGHT_SOCKET_IP_HEADER = "1";
+      expect(mailboxVisibleTo(socketIp(forged.headers))).toBe(true);
+      expect(clientIp(forged)).toBe("127.0.0.1");
+    } finally {
+      (process.env as Record<string, string | undefined>).NODE_ENV = env.NODE_ENV;
+      if (env.flag === undefined) delete process.env.MCP_PREFLIGHT_SOCKET_IP_HEADER;
+      else process.env.MCP_PREFLIGHT_SOCKET_IP_HEADER = env.flag;
+    }
   });
 
   it("behind a proxy we run (TRUST_PROXY), shows it only when the forwarded client is on this machine too", () => {

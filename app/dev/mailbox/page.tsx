@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { devMailboxEnabled } from "@/lib/config";
 import { listDevMail, mailboxVisibleTo } from "@/lib/auth/list-dev-mail";
+import { socketIp } from "@/lib/api/socket-ip";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Dev mailbox", robots: { index: false } };
@@ -15,7 +16,7 @@ export const metadata: Metadata = { title: "Dev mailbox", robots: { index: false
 export default async function DevMailboxPage() {
   const h = await headers();
   const forwarded = h.get("x-forwarded-for") ?? h.get("x-real-ip");
-  if (!devMailboxEnabled() || !mailboxVisibleTo(h.get("x-mcp-preflight-socket-ip"), forwarded)) notFound();
+  if (!devMailboxEnabled() || !mailboxVisibleTo(socketIp(h), forwarded)) notFound();
   const mail = await listDevMail();
   return (
     <>
