@@ -58,4 +58,6 @@ export const GENERIC_TOKENS = new Set([
   "mcp", "server", "servers", "api", "app", "apps", "data", "tools", "tool", "cloud", "test", "example", "demo",
   "agent", "agents", "ai", "dev", "docs", "hub", "labs", "io", "net", "web", "search", "code", "open", "free",
   "remote", "local", "smart", "context", "model", "protocol", "github", "gitlab",
+  // uno.platform (Uno Platform) is a real namespace; "platform" in a title ("Perplexity API Platform") claims nothing
+  "platform",
 ]);

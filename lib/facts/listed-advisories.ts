@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { serverPackages, vulnObservations } from "@/lib/db/schema";
+import { pinnedVersion } from "./listed-version-exists";
 
 /**
  * Join condition from a listed package to the vulnerability look-up of the version that listing names
@@ -12,8 +13,9 @@ export const vulnOfListedVersion = and(
 );
 
 /**
- * Whether a look-up answers for the version the listing runs: the pinned one, or (unpinned) the registry's
- * latest version, when that is still the version that was looked up. Otherwise the advisories are unknown.
+ * Whether a look-up answers for the version the listing runs: the pinned one, or (unpinned: none listed, or a
+ * tag such as `latest`) the registry's latest version, when that is still the version that was looked up.
+ * Otherwise the advisories are unknown.
  */
 export function advisoriesAreCurrent(
   listedVersion: string | null,
@@ -21,5 +23,5 @@ export function advisoriesAreCurrent(
   latestVersion: string | null,
 ): boolean {
   if (!lookup || lookup.advisories === null || lookup.advisories === undefined) return false;
-  return listedVersion !== null || lookup.queriedVersion === latestVersion;
+  return pinnedVersion(listedVersion) !== null || lookup.queriedVersion === latestVersion;
 }

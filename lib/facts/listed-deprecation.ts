@@ -1,3 +1,5 @@
+import { pinnedVersion } from "./listed-version-exists";
+
 /** What a package observation holds per version (lib/sources npm and pypi answers). */
 interface VersionRecord {
   deprecated?: string | null;
@@ -16,9 +18,11 @@ export function listedVersionDeprecated(
 ): boolean | null {
   if (!o || o.exists !== true || o.observedAt === null) return null;
   const versions = (o.versions ?? {}) as Record<string, VersionRecord>;
-  const record = versions[version ?? o.latestVersion ?? ""];
+  // a tag such as "latest" pins nothing (listed-version-exists.ts): the registry's latest version runs
+  const pinned = pinnedVersion(version);
+  const record = pinned === null ? versions[o.latestVersion ?? ""] : (versions[version!] ?? versions[pinned]);
   if (record) return Boolean(record.deprecated || record.yanked);
   // no per-version record: only the latest version's deprecation is known
-  if (!version || version === o.latestVersion) return Boolean(o.deprecated);
+  if (pinned === null || version === o.latestVersion) return Boolean(o.deprecated);
   return null;
 }

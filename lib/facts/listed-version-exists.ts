@@ -1,3 +1,5 @@
+import { sql, type SQL } from "drizzle-orm";
+
 /**
  * Whether the package a listing names exists in its registry, and, when the listing pins a version, that
  * version too (the finding's text: "the package (and the listed version, when one is listed) exists").
@@ -27,10 +29,19 @@ export function listedVersionExists(
 
 const RELEASE = /^\d+(\.\d+)*$/;
 
-/** The version a listing pins, without a leading `v` or `=`; null when it pins none. */
-function pinnedVersion(version: string | null): string | null {
+/**
+ * The version a listing pins, without a leading `v` or `=`; null when it pins none (none listed, or a tag such
+ * as `latest` or `auto`: the registry's latest version is what runs). Every reading of a listed version (its
+ * existence, deprecation and advisories) takes this one view of what is pinned.
+ */
+export function pinnedVersion(version: string | null): string | null {
   const v = (version ?? "").trim().replace(/^[=v]+/i, "");
   return /^\d/.test(v) ? v : null;
+}
+
+/** SQL of a listed version column that is NULL where pinnedVersion is null, else the column as listed. */
+export function pinnedVersionSql(column: SQL): SQL {
+  return sql`case when regexp_replace(btrim(${column}), '^[=vV]+', '') ~ '^[0-9]' then ${column} end`;
 }
 
 function hasVersion(versions: Record<string, unknown>, pinned: string, ecosystem: string): boolean {

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { FRESHNESS_MS, HARVEST_CONCURRENCY, OSV_BATCH } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
 import { osvAdvisories, serverPackages, servers, vulnObservations } from "@/lib/db/schema";
+import { pinnedVersionSql } from "@/lib/facts/listed-version-exists";
 import { osvGetVuln, osvQueryBatch, type OsvRecord } from "@/lib/sources/osv";
 import { RateLimitedError } from "@/lib/sources/http";
 import { jsonParam, query, ts } from "./db-helpers";
@@ -38,8 +39,10 @@ type VulnResult = { kind: "ok"; advisories: StoredAdvisory[]; records: OsvRecord
  */
 function dueSql(ctx: HarvestContext) {
   const now = ctx.clock();
+  // the version looked up: the pinned one, else (none listed, or a tag such as "latest") the registry's latest
+  const version = sql`coalesce(${pinnedVersionSql(sql`p.listed_version`)}, po.latest_version)`;
   return sql`
-    select p.ecosystem, p.identifier, p.listed_version, coalesce(nullif(p.listed_version, ''), po.latest_version) as version, v.attempted_at
+    select p.ecosystem, p.identifier, p.listed_version, ${version} as version, v.attempted_at
     from (select distinct sp.ecosystem, sp.identifier, coalesce(sp.version, '') as listed_version from server_packages sp
           join servers s on s.latest_version_id = sp.version_id and s.delisted_at is null
           where sp.ecosystem in ('jspkg', 'pypkg')) p
@@ -47,10 +50,10 @@ function dueSql(ctx: HarvestContext) {
     left join vuln_observations v on v.ecosystem = p.ecosystem and v.identifier = p.identifier and v.listed_version = p.listed_version
     left join leases l on l.key = 'harvest:vuln:' || p.ecosystem || ':' || p.identifier || '@' || p.listed_version and l.expires_at > ${ts(now)}
     where l.key is null
-      and coalesce(nullif(p.listed_version, ''), po.latest_version) is not null
+      and ${version} is not null
       and po.exists is distinct from false
       and (v.observed_at is null or v.observed_at < ${ts(new Date(now.getTime() - FRESHNESS_MS.vuln))}
-           or v.queried_version is distinct from coalesce(nullif(p.listed_version, ''), po.latest_version))
+           or v.queried_version is distinct from ${version})
       and (v.attempted_at is null or v.attempted_at < ${ts(ctx.runStart)})`;
 }
 

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import { FRESHNESS_MS } from "@/lib/config";
 import { computeCatalogCensus } from "@/lib/reports/catalog-census";
+import { latestListingObservedAt } from "@/lib/reports/catalog-times";
 import { memoized } from "@/lib/reports/memo";
 import { sqlRows } from "@/lib/reports/sql-rows";
 import type { CoverageReport, SourceCoverage } from "@/lib/schemas/reports";
@@ -76,7 +77,7 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
     sql`select distinct sp.ecosystem, sp.identifier from server_packages sp where sp.version_id in (${LISTED_VERSIONS}) and sp.ecosystem = ${eco}`;
   const pkgJoin = sql`left join package_observations o on o.ecosystem = i.ecosystem and o.identifier = i.identifier`;
 
-  const [census, [totals], packageKinds, [repo], [jspkg], [pypkg], [vuln], [liveness], runs, syncs, [fresh], [lastRun], [lastSyncRow]] = await Promise.all([
+  const [census, [totals], packageKinds, [repo], [jspkg], [pypkg], [vuln], [liveness], runs, syncs, [fresh], [lastRun], [lastSyncRow], listingObservedAt] = await Promise.all([
     memoized(db, "census", () => computeCatalogCensus(db, now)),
     sqlRows<Record<string, unknown>>(
       db,
@@ -153,10 +154,12 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
       db,
       sql`select finished_at from harvest_runs where status = 'succeeded' order by started_at desc, id desc limit 1`,
     ),
-    sqlRows<{ observed_at: Date | string | null; finished_at: Date | string | null }>(
+    sqlRows<{ finished_at: Date | string | null }>(
       db,
-      sql`select observed_at, finished_at from registry_syncs where status = 'succeeded' order by id desc limit 1`,
+      sql`select finished_at from registry_syncs where status = 'succeeded' order by id desc limit 1`,
     ),
+    // when the listing was read, as the cards date it: an older dump imported last does not move it back
+    latestListingObservedAt(db),
   ]);
 
   const lastSync = lastSyncRow ?? null;
@@ -174,7 +177,7 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
     sources: {
       registry: {
         items: num(totals.listed),
-        observed_at: iso(lastSync?.observed_at),
+        observed_at: iso(listingObservedAt),
         last_sync_at: iso(lastSync?.finished_at),
       },
       repo: toSource(repo, FRESHNESS_MS.repo),
@@ -206,7 +209,7 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
     },
     discovery: {
       last_success_at: iso(lastSync?.finished_at),
-      listing_observed_at: iso(lastSync?.observed_at),
+      listing_observed_at: iso(listingObservedAt),
       new_servers: { last_24h: num(fresh.d1), last_7d: num(fresh.d7), last_30d: num(fresh.d30) },
       recent_syncs: syncs.map((s) => ({
         id: num(s.id),

@@ -353,6 +353,15 @@ describe("lookalikes and brand claims", () => {
     expect(card.identity.brand_claims).toEqual([{ brand: "Stripe", verified_by_namespace: false, impersonation: true }]);
     expect(card.trust_factors.find((f) => f.factor === "brand_claims")).toMatchObject({ points: 0, status: "unmet" });
   });
+
+  it("takes a DNS namespace's label for a brand, but not a plain word such as uno.platform's 'platform'", async () => {
+    // as in the registry: Uno Platform publishes as uno.platform, and other servers call themselves a "platform"
+    const more = [entry("uno.platform/uno", { title: "Uno Platform" }), entry("com.acmecorp/tools"), entry("io.github.ax-platform/ax-platform"), entry("io.github.bob/acmecorp-mcp")];
+    await ingestDump(db, [...FIXTURE, ...more], "fixture-3.json", ago(0.4));
+    const card = async (name: string) => serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(name)}`)).json());
+    expect((await card("io.github.ax-platform/ax-platform")).identity.brand_claims).toEqual([]);
+    expect((await card("io.github.bob/acmecorp-mcp")).identity.brand_claims).toEqual([{ brand: "acmecorp", verified_by_namespace: false, impersonation: false }]);
+  });
 });
 
 describe("GET /v1/stats, /v1/recent and /v1/coverage", () => {
@@ -377,6 +386,21 @@ describe("GET /v1/stats, /v1/recent and /v1/coverage", () => {
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
     expect(again.headers.get("etag")).toBe(etag);
+  });
+
+  it("stats and coverage date the listing as the cards do when an older dump is imported after a newer listing", async () => {
+    // an older dump written later is a succeeded sync with the highest id, but it is not when the listing was read
+    await ingestDump(db, FIXTURE, "older.json", ago(30));
+    clearReportMemo(db);
+    const card = serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(WEATHER)}`)).json());
+    expect(card.evidence_times.registry).toBe(ago(0.5).toISOString());
+    const stats = statsReportSchema.parse(await (await get(statsGet, "/v1/stats")).json());
+    expect(stats.as_of).toBe(ago(0.5).toISOString());
+    const c = coverageReportSchema.parse(await (await get(coverageGet, "/v1/coverage")).json());
+    expect(c.sources.registry.observed_at).toBe(ago(0.5).toISOString());
+    expect(c.discovery.listing_observed_at).toBe(ago(0.5).toISOString());
+    // the last successful sync is still the older dump: it did finish last
+    expect(c.discovery.recent_syncs[0].origin).toBe("older.json");
   });
 
   it("recent: newest first by first_seen_at, paginated by cursor, cacheable", async () => {

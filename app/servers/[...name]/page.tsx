@@ -6,6 +6,7 @@ import { siteUrl } from "@/lib/config";
 import { getServerPage } from "@/lib/services/get-server-page";
 import type { PreflightResultBody } from "@/lib/engine";
 import type { HealthCard } from "@/lib/schemas/health-card";
+import { evidenceTimeRows } from "@/lib/cards/evidence-time-rows";
 import { CopyButton } from "@/app/_components/copy-button";
 import { Time } from "@/app/_components/time";
 import { compactJson, externalHref, serverPagePath } from "@/app/_components/format";
@@ -333,22 +334,15 @@ function topReason(d: PreflightResultBody): string {
 }
 
 function EvidenceTimes({ card }: { card: HealthCard }) {
-  const rows: [string, string | null][] = [
-    ["Registry listing", card.evidence_times.registry],
-    ["Repository", card.evidence_times.repo],
-    ["Packages", card.evidence_times.packages],
-    ["Vulnerability look-ups", card.evidence_times.vuln],
-    ["Liveness of remotes", card.evidence_times.liveness],
-  ];
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label="Evidence times">
       <table className="data">
         <caption>When each source was last observed (the oldest where several artifacts are involved)</caption>
         <tbody>
-          {rows.map(([what, at]) => (
-            <tr key={what}>
-              <th scope="row">{what}</th>
-              <td>{at ? <Time iso={at} /> : <span className="muted">not observed</span>}</td>
+          {evidenceTimeRows(card).map(({ label, at, text }) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>{at ? <Time iso={at} /> : <span className="muted">{text}</span>}</td>
             </tr>
           ))}
         </tbody>

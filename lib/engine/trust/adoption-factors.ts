@@ -61,7 +61,10 @@ export const artifactsAvailable: FactorSpec = {
       const other = facts.packages.map((p) => p.ecosystem);
       return unknown(other.length ? `only ${[...new Set(other)].join(", ")} artifacts are listed, which are not looked up` : "the listing names no package and no remote");
     }
-    return unmet("every listed jspkg/pypkg package is missing and every remote was down when observed");
+    // Name only what is listed: a server with no jspkg/pypkg package (or no remote) has none that is missing (or down).
+    const missing = pkgs.map((p) => `${p.ecosystem}: ${p.identifier} does not exist (${when(p.observed_at, p.attempted_at)})`);
+    const down = facts.remotes.map((r) => `liveness: ${r.url} was down (${when(r.observed_at, r.attempted_at)})`);
+    return unmet([...missing, ...down].join("; "));
   },
 };
 

@@ -116,6 +116,20 @@ describe("factors", () => {
     expect(factor(buildFacts({ packages: [otherArtifact()] }), "no_known_advisories")).toMatchObject({ points: 0, status: "not_applicable" });
   });
 
+  it("artifacts_available: when nothing answered, says only what is listed (no package claimed missing that is not listed)", () => {
+    const down = remote({ url: "https://mcp.acme.example/mcp", live: false, http_status: 500 });
+    const remoteOnly = factor(buildFacts({ packages: [], remotes: [down] }), "artifacts_available");
+    expect(remoteOnly).toMatchObject({ points: 0, status: "unmet" });
+    expect(remoteOnly.evidence).not.toMatch(/package/);
+    expect(remoteOnly.evidence).toContain("https://mcp.acme.example/mcp");
+    const ociAndRemote = factor(buildFacts({ packages: [otherArtifact()], remotes: [down] }), "artifacts_available");
+    expect(ociAndRemote.evidence).not.toMatch(/package/);
+    const packageOnly = factor(buildFacts({ packages: [jspkg({ exists: false })], remotes: [] }), "artifacts_available");
+    expect(packageOnly).toMatchObject({ points: 0, status: "unmet" });
+    expect(packageOnly.evidence).not.toMatch(/remote/);
+    expect(packageOnly.evidence).toContain("@acme/weather-mcp");
+  });
+
   it("https_endpoints: 0 for a plain-http remote, not applicable without remotes", () => {
     expect(factor(buildFacts({ remotes: [remote({ url: "http://mcp.acme.example/mcp" })] }), "https_endpoints")).toMatchObject({ points: 0, status: "unmet" });
     expect(factor(buildFacts({ remotes: [] }), "https_endpoints").status).toBe("not_applicable");
