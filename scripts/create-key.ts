@@ -1,10 +1,9 @@
 // `npm run key:create -- --email you@example.com [--tier pro]`: an API key without
 // the browser sign-in (operators, scripts, tests). Prints the key once.
-import { parseArgs } from "node:util";
 import { issueApiKey, issueApiKeyInputSchema } from "@/lib/services/issue-api-key";
-import { argumentsOrExit, runAdminJob } from "./lib/run-job";
+import { argumentsOrExit, parseArgsOrExit, runAdminJob } from "./lib/run-job";
 
-const { values } = parseArgs({ options: { email: { type: "string" }, tier: { type: "string" }, help: { type: "boolean", short: "h" } } });
+const { values } = parseArgsOrExit({ options: { email: { type: "string" }, tier: { type: "string" }, help: { type: "boolean", short: "h" } } });
 if (values.help || !values.email) {
   console.log("usage: npm run key:create -- --email <address> [--tier registered|pro]");
   process.exit(values.help ? 0 : 2);

@@ -3,14 +3,13 @@
 //
 // On the embedded database while the server runs, the work is handed to the
 // server's /api/cron/deliver (PGlite must not be opened twice); otherwise it runs here.
-import { parseArgs } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
 import { localServer } from "./lib/local-server";
-import { runJob, withOwnDatabase } from "./lib/run-job";
+import { parseArgsOrExit, runJob, withOwnDatabase } from "./lib/run-job";
 import { deliverIntervalMs } from "@/lib/config";
 import { runDeliveries } from "@/lib/watches/run-deliveries";
 
-const { values } = parseArgs({
+const { values } = parseArgsOrExit({
   options: {
     loop: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },

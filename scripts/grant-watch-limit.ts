@@ -1,10 +1,9 @@
 // `npm run account:watch-limit -- --email you@example.com --limit 80|tier`: the contract's "more by request"
 // for watches. An operator gives one account its own limit of active watches, or takes it back to its tier's.
-import { parseArgs } from "node:util";
 import { grantWatchLimit, grantWatchLimitInputSchema } from "@/lib/services/grant-watch-limit";
-import { argumentsOrExit, runAdminJob } from "./lib/run-job";
+import { argumentsOrExit, parseArgsOrExit, runAdminJob } from "./lib/run-job";
 
-const { values } = parseArgs({ options: { email: { type: "string" }, limit: { type: "string" }, help: { type: "boolean", short: "h" } } });
+const { values } = parseArgsOrExit({ options: { email: { type: "string" }, limit: { type: "string" }, help: { type: "boolean", short: "h" } } });
 if (values.help || !values.email || !values.limit) {
   console.log("usage: npm run account:watch-limit -- --email <address> --limit <number>|tier");
   process.exit(values.help ? 0 : 2);

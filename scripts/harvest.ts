@@ -4,14 +4,13 @@
 // vulnerabilities and liveness (docs/harvester.md). On the embedded database
 // while the server runs, the run is handed to the server (PGlite must not be
 // opened twice) and its progress streamed back; otherwise it runs here.
-import { parseArgs } from "node:util";
 import { localServer } from "./lib/local-server";
-import { runJob, withOwnDatabase } from "./lib/run-job";
+import { parseArgsOrExit, runJob, withOwnDatabase } from "./lib/run-job";
 import { HARVEST_SOURCES, type HarvestProgress, type SourceName } from "@/lib/harvest/harvest-context";
 import { runHarvest, type HarvestResult } from "@/lib/harvest/run-harvest";
 import { progressPrinter } from "@/lib/harvest/progress-printer";
 
-const { values } = parseArgs({
+const { values } = parseArgsOrExit({
   options: {
     sources: { type: "string" },
     registry: { type: "string", default: "incremental" },
@@ -33,7 +32,12 @@ if (!["incremental", "full", "none"].includes(values.registry!)) {
   console.error("--registry is incremental, full or none");
   process.exit(2);
 }
-const deadlineMs = values["deadline-ms"] ? Number(values["deadline-ms"]) : undefined;
+const deadlineMs = values["deadline-ms"] === undefined ? undefined : Number(values["deadline-ms"]);
+if (deadlineMs !== undefined && !(deadlineMs >= 0)) {
+  // Number("soon") is NaN, which the run would silently take as no deadline at all (0 says so on purpose)
+  console.error(`--deadline-ms is a number of milliseconds, 0 for none (got ${values["deadline-ms"]})`);
+  process.exit(2);
+}
 const printer = progressPrinter();
 
 function report(r: HarvestResult) {

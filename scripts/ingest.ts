@@ -4,16 +4,15 @@
 // On the embedded database while the server runs, the work is handed to the
 // server (PGlite must not be opened twice); otherwise it runs here.
 import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { registryUrl } from "@/lib/config";
 import { localServer } from "./lib/local-server";
-import { runJob, withOwnDatabase } from "./lib/run-job";
+import { parseArgsOrExit, runJob, withOwnDatabase } from "./lib/run-job";
 import { userPath } from "./lib/user-path";
 
-const { values } = parseArgs({
+const { values } = parseArgsOrExit({
   options: {
     file: { type: "string" },
     full: { type: "boolean", default: false },

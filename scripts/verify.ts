@@ -5,6 +5,7 @@
 // 2 when the file cannot be read.
 import fs from "node:fs";
 import { verifyEvaluation } from "@/lib/engine";
+import { oneLine } from "./lib/one-line";
 import { userPath } from "./lib/user-path";
 
 // "-" is standard input; other arguments starting with "-" are options (none yet)
@@ -18,7 +19,7 @@ let input: unknown;
 try {
   input = JSON.parse(fs.readFileSync(file === "-" ? 0 : file, "utf8"));
 } catch (err) {
-  console.error(`cannot read ${file}: ${(err as Error).message}`);
+  console.error(`cannot read ${file}: ${oneLine((err as Error).message)}`);
   process.exit(2);
 }
 const report = verifyEvaluation(input);

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { driverFor } from "@/lib/db/client";
 import { readLocalServerInfo } from "@/lib/boot/local-server-file";
 
@@ -7,15 +9,27 @@ import { readLocalServerInfo } from "@/lib/boot/local-server-file";
  * second time (DESIGN §2). Null on Postgres or when no server is running.
  */
 export function localServer(): { url: string; pid: number; fetch: (path: string, init?: RequestInit) => Promise<Response> } | null {
-  if (driverFor(process.env.DATABASE_URL).kind !== "pglite") return null;
+  const { kind, target } = driverFor(process.env.DATABASE_URL);
+  if (kind !== "pglite") return null;
   const info = readLocalServerInfo();
-  if (!info) return null;
+  // the server file outlives its server, and its pid may since name another process (a container's pids repeat
+  // on every start): it is the server only while it holds the database's lock, else the job opens PGlite itself
+  if (!info || lockHolder(target) !== info.pid) return null;
   return {
     url: info.url,
     pid: info.pid,
     fetch: (path, init = {}) =>
       fetch(`${info.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${info.secret}` } }),
   };
+}
+
+/** The pid in the embedded database's lock file (lib/db/client.ts), or null when none holds it. */
+function lockHolder(target: string): number | null {
+  try {
+    return Number(fs.readFileSync(`${path.resolve(target)}.lock`, "utf8").trim()) || null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { ZodType } from "zod";
 import { postToLocalServer } from "./local-server";
+import { oneLine } from "./one-line";
 import { DatabaseInUseError, openDatabase, type Db } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 
@@ -24,7 +26,7 @@ export async function runJob(name: string, viaServer: () => Promise<boolean>, he
     if (!(await viaServer())) await here();
   } catch (err) {
     onFailure?.();
-    console.error(err instanceof DatabaseInUseError ? `${err.message}; start it or stop it, then run this again` : `${name} failed: ${(err as Error).message}`);
+    console.error(err instanceof DatabaseInUseError ? `${err.message}; start it or stop it, then run this again` : `${name} failed: ${oneLine((err as Error).message)}`);
     process.exit(1);
   }
 }
@@ -56,4 +58,17 @@ export function argumentsOrExit<T>(schema: ZodType<T>, value: unknown): T {
   if (parsed.success) return parsed.data;
   console.error(`invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   process.exit(2);
+}
+
+/**
+ * node:util's parseArgs, with a misspelt, unknown or valueless option as one line and exit 2 (parseArgs throws,
+ * and uncaught that is a stack trace that buries the option's name).
+ */
+export function parseArgsOrExit<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    console.error(`invalid arguments: ${oneLine((err as Error).message)}`);
+    process.exit(2);
+  }
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count } from "drizzle-orm";
 import { GET as cronHarvest } from "@/app/api/cron/harvest/route";
-import { GET as cronIngest } from "@/app/api/cron/ingest/route";
+import { GET as cronIngest, POST as cronIngestDump } from "@/app/api/cron/ingest/route";
 import type { Db } from "@/lib/db/client";
-import { harvestRuns, leases, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
+import { harvestRuns, leases, registrySyncs, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
 import { startHarvestTimer } from "@/lib/harvest/harvest-timer";
 import { progressPrinter } from "@/lib/harvest/progress-printer";
 import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
@@ -93,6 +93,20 @@ describe("harvest triggers", () => {
       fake.faults.clear();
       await db.delete(sourceCooldowns);
     }
+  });
+
+  it("a dump posted with an observed_at that is no time is a 400 naming it, and nothing is recorded", async () => {
+    const [{ n: before }] = await db.select({ n: count() }).from(registrySyncs);
+    const res = await cronIngestDump(
+      new Request("http://localhost/api/cron/ingest?origin=upload&observed_at=yesterday", {
+        method: "POST",
+        headers: { authorization: "Bearer harvest-cron-secret" },
+        body: JSON.stringify([{ name: "io.github.acme/dated", version: "1.0.0" }]),
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringContaining("observed_at") });
+    expect((await db.select({ n: count() }).from(registrySyncs))[0].n).toBe(before);
   });
 
   it("prints plain progress lines when not on a terminal", () => {

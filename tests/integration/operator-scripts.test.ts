@@ -66,6 +66,47 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     expect(failed.stderr).toMatch(/^key:create failed: /);
   });
 
+  it("a misspelt or unknown option is one line naming it and exit 2, not a stack trace", () => {
+    for (const [script, ...args] of [
+      ["create-key", "--emial", "ops@example.com"],
+      ["ingest", "--bogus"],
+      ["deliver", "--bogus"],
+      ["harvest", "--registry"],
+      ["grant-watch-limit", "--email", "ops@example.com", "--limit", "-3"],
+    ]) {
+      const r = run(script, ...args);
+      expect(r.status, `${script} ${args.join(" ")}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
+      expect(r.stderr).toMatch(/^invalid arguments: /);
+    }
+    // a number that is not one is refused before anything runs, not taken as "no deadline"
+    const deadline = run("harvest", "--deadline-ms", "soon", "--registry", "none", "--sources", "vuln");
+    expect(deadline.status).toBe(2);
+    expect(deadline.stderr.trim()).toBe("--deadline-ms is a number of milliseconds, 0 for none (got soon)");
+  });
+
+  it("a file that is not JSON fails in one line: the parser's excerpt of the file may hold a line break", () => {
+    const notJson = path.join(dataDir, "not-json.json");
+    fs.writeFileSync(notJson, "vm\n");
+    const ingest = run("ingest", "--file", notJson);
+    expect(ingest.status).toBe(1);
+    expect(ingest.stderr.trim().split("\n"), ingest.stderr).toHaveLength(1);
+    const verify = run("verify", notJson);
+    expect(verify.status).toBe(2);
+    expect(verify.stderr.trim().split("\n"), verify.stderr).toHaveLength(1);
+  });
+
+  it("a server file left behind by a stopped server does not take the jobs: only the server holding the database's lock does", () => {
+    // server.json names a live process (its pid reused: routine in a container) whose address answers nothing, and no
+    // process holds the PGlite lock; the job must do the work itself, not report "fetch failed"
+    const dir = fs.mkdtempSync(path.join(dataDir, "stopped-"));
+    fs.writeFileSync(path.join(dir, "server.json"), JSON.stringify({ pid: process.pid, url: "http://127.0.0.1:9", secret: "x" }));
+    const made = runWith({ DATA_DIR: dir, DATABASE_URL: `pglite:${path.join(dir, "pglite")}` }, "create-key", "--email", "left@example.com");
+    expect(made.stderr).not.toMatch(/fetch failed/);
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/^key \(shown once, store it now\): /m);
+  });
+
   it("db:migrate on an embedded database another process holds says so in one line, not a stack trace", () => {
     // the running server's lock (this test process stands in for it): the server migrated the database when it started
     const held = path.join(dataDir, "held", "pglite");

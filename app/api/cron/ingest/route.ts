@@ -42,6 +42,10 @@ export const GET = withCaller(async ({ req, url }) => {
 /** A registry dump posted by `npm run ingest -- --file` while the server holds the embedded database. */
 export const POST = withCaller(async ({ req, url }) => {
   requireCronSecret(req);
+  const observedAtParam = url.searchParams.get("observed_at");
+  const observedAt = observedAtParam ? new Date(observedAtParam) : undefined;
+  // an Invalid Date would reach the first timestamp write and fail there as a 500
+  if (observedAt && Number.isNaN(observedAt.getTime())) throw invalidRequest(`observed_at is not a time: ${observedAtParam}`);
   const bytes = await readBinaryBody(req, 512 * 1024 * 1024);
   let entries: unknown[];
   try {
@@ -50,8 +54,7 @@ export const POST = withCaller(async ({ req, url }) => {
     throw invalidRequest(`not a registry dump: ${(err as Error).message}`);
   }
   const origin = url.searchParams.get("origin") || "upload";
-  const observedAt = url.searchParams.get("observed_at");
-  const result = await ingestDump(await getDb(), entries, origin, observedAt ? new Date(observedAt) : undefined);
+  const result = await ingestDump(await getDb(), entries, origin, observedAt);
   return { ok: true, ...result };
 });
 
