@@ -60,4 +60,6 @@ export const GENERIC_TOKENS = new Set([
   "remote", "local", "smart", "context", "model", "protocol", "github", "gitlab",
   // uno.platform (Uno Platform) is a real namespace; "platform" in a title ("Perplexity API Platform") claims nothing
   "platform",
+  // likewise com.files, dev.storage and md.install: a "files-mcp" or a "storage" server names what it does
+  "files", "storage", "install",
 ]);

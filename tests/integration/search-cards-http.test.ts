@@ -356,10 +356,19 @@ describe("lookalikes and brand claims", () => {
 
   it("takes a DNS namespace's label for a brand, but not a plain word such as uno.platform's 'platform'", async () => {
     // as in the registry: Uno Platform publishes as uno.platform, and other servers call themselves a "platform"
-    const more = [entry("uno.platform/uno", { title: "Uno Platform" }), entry("com.acmecorp/tools"), entry("io.github.ax-platform/ax-platform"), entry("io.github.bob/acmecorp-mcp")];
+    const more = [
+      entry("uno.platform/uno", { title: "Uno Platform" }),
+      entry("com.files/mcp", { title: "Files.com" }),
+      entry("dev.storage/mcp"),
+      entry("com.acmecorp/tools"),
+      entry("io.github.ax-platform/ax-platform"),
+      entry("io.github.bob/files-mcp", { title: "Local storage files" }),
+      entry("io.github.bob/acmecorp-mcp"),
+    ];
     await ingestDump(db, [...FIXTURE, ...more], "fixture-3.json", ago(0.4));
     const card = async (name: string) => serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(name)}`)).json());
     expect((await card("io.github.ax-platform/ax-platform")).identity.brand_claims).toEqual([]);
+    expect((await card("io.github.bob/files-mcp")).identity.brand_claims).toEqual([]);
     expect((await card("io.github.bob/acmecorp-mcp")).identity.brand_claims).toEqual([{ brand: "acmecorp", verified_by_namespace: false, impersonation: false }]);
   });
 });
