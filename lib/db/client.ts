@@ -3,7 +3,7 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { dataDir } from "@/lib/config";
 import * as schema from "./schema";
-import { pidAlive } from "@/lib/boot/pid-alive";
+import { pidMayHaveWritten } from "@/lib/boot/pid-alive";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -67,7 +67,8 @@ function lockPgliteDir(dir: string): () => void {
   fs.mkdirSync(path.dirname(lock), { recursive: true });
   if (fs.existsSync(lock)) {
     const pid = Number(fs.readFileSync(lock, "utf8").trim());
-    if (pid && pid !== process.pid && pidAlive(pid)) throw new DatabaseInUseError(dir, pid);
+    // a live pid that started after the lock was written is a crashed holder's pid reused, not the holder
+    if (pid && pid !== process.pid && pidMayHaveWritten(pid, fs.statSync(lock).mtimeMs)) throw new DatabaseInUseError(dir, pid);
   }
   fs.writeFileSync(lock, String(process.pid));
   return () => {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { driverFor } from "@/lib/db/client";
 import { readLocalServerInfo } from "@/lib/boot/local-server-file";
+import { pidMayHaveWritten } from "@/lib/boot/pid-alive";
 
 /**
  * The running local server that holds the embedded database, if any: command-line
@@ -23,10 +24,15 @@ export function localServer(): { url: string; pid: number; fetch: (path: string,
   };
 }
 
-/** The pid in the embedded database's lock file (lib/db/client.ts), or null when none holds it. */
+/**
+ * The pid in the embedded database's lock file (lib/db/client.ts), or null when none holds it: no file, or its
+ * pid is no longer the process that wrote it (ended, or reused by a process started since).
+ */
 function lockHolder(target: string): number | null {
   try {
-    return Number(fs.readFileSync(`${path.resolve(target)}.lock`, "utf8").trim()) || null;
+    const lock = `${path.resolve(target)}.lock`;
+    const pid = Number(fs.readFileSync(lock, "utf8").trim());
+    return pid && pidMayHaveWritten(pid, fs.statSync(lock).mtimeMs) ? pid : null;
   } catch {
     return null;
   }
