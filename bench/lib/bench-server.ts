@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { SERVER_NODE_FLAGS } from "../../scripts/server-node-flags.mjs";
+import { procStatFields } from "@/lib/boot/pid-alive";
 
 /** Builds the app unless BENCH_SKIP_BUILD is set (a bench measures the production server). */
 export function buildOnce(): void {
@@ -24,14 +24,9 @@ export interface BenchServer {
  * steadier figure for comparing two routes of one server.
  */
 function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // fields after the parenthesised command name; utime and stime are fields 14 and 15 (in clock ticks)
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
+  const fields = pid === undefined ? null : procStatFields(pid);
+  // utime and stime are fields 14 and 15, in clock ticks (100 a second)
+  return fields ? (Number(fields[14 - 3]) + Number(fields[15 - 3])) / 100 : NaN;
 }
 
 /** The production server (scripts/server.mjs) on `databaseUrl`, waited for until GET /v1/health answers. */

@@ -15,12 +15,24 @@ const USER_HZ = 100;
 // /proc/stat's boot time has whole seconds, and ticks round: a start this much after a write still counts as before
 const START_SLACK_MS = 2000;
 
+/**
+ * The fields of /proc/<pid>/stat from field 3 (state) on, so field N is at index N − 3; null where there is no
+ * /proc or no such process. (The command name before them is parenthesised and may hold spaces.)
+ */
+export function procStatFields(pid: number): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
 /** When the process with this pid started (ms since the epoch), from /proc; null where that cannot be read. */
 export function processStartMs(pid: number): number | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // fields after the parenthesised command name start at field 3; starttime is field 22
-    const startTicks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    // starttime is field 22, in ticks since boot
+    const startTicks = Number(procStatFields(pid)?.[22 - 3]);
     const bootSeconds = Number(/^btime (\d+)$/m.exec(fs.readFileSync("/proc/stat", "utf8"))?.[1]);
     if (!Number.isFinite(startTicks) || !Number.isFinite(bootSeconds)) return null;
     return bootSeconds * 1000 + (startTicks * 1000) / USER_HZ;

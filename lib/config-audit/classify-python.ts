@@ -18,9 +18,12 @@ const WITH_OPTIONS = new Set(["--with", "-w", "--with-editable", "--with-require
 /** Options that name where uv, uvx and pip fetch packages from (`--index` may be `name=url`). */
 const INDEX_OPTIONS = new Set(["--index", "--default-index", "-i", "--index-url", "--extra-index-url", "-f", "--find-links"]);
 
+/** The URL of an index option's value: uv's `--index` may be `name=url`. */
+const indexUrl = (value: string) => value.trim().replace(/^[A-Za-z0-9_.-]+=(?=https?:)/, "");
+
 /** PyPI's own index, which the catalog's PyPI evidence is about. */
 export function isPublicPypiIndex(value: string): boolean {
-  return /^https?:\/\/(pypi\.org|pypi\.python\.org)\/simple\/?$/i.test(value.trim().replace(/^[A-Za-z0-9_.-]+=(?=https?:)/, ""));
+  return /^https?:\/\/(pypi\.org|pypi\.python\.org)\/simple\/?$/i.test(indexUrl(value));
 }
 
 /**
@@ -32,7 +35,7 @@ function otherIndexIdentity(launcher: string, spec: ReturnType<typeof parsePypiS
   if (other === undefined || spec.kind !== "registry") return null;
   return otherIdentity(
     spec.name,
-    `${launcher} may fetch ${spec.name} from ${other.replace(/^[A-Za-z0-9_.-]+=(?=https?:)/, "")}, not only PyPI, which the catalog describes; a package of the same name there may be another package`,
+    `${launcher} may fetch ${spec.name} from ${indexUrl(other)}, not only PyPI, which the catalog describes; a package of the same name there may be another package`,
     ctx,
   );
 }

@@ -59,17 +59,29 @@ function redact(url: string): string {
 }
 
 /**
+ * The process holding the embedded database in `dir` (the pid in its lock file), or null when none does: no
+ * lock, or its pid is no longer the process that wrote it (ended, or a crashed holder's pid reused by a process
+ * started since: a container restarting brings the same pids back).
+ */
+export function pgliteLockHolder(dir: string): number | null {
+  const lock = `${path.resolve(dir)}.lock`;
+  try {
+    const pid = Number(fs.readFileSync(lock, "utf8").trim());
+    return pid && pidMayHaveWritten(pid, fs.statSync(lock).mtimeMs) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * PGlite is one process's database: opening its directory twice corrupts it.
  * A pid file beside it makes a second opener fail loudly instead.
  */
 function lockPgliteDir(dir: string): () => void {
   const lock = `${dir}.lock`;
   fs.mkdirSync(path.dirname(lock), { recursive: true });
-  if (fs.existsSync(lock)) {
-    const pid = Number(fs.readFileSync(lock, "utf8").trim());
-    // a live pid that started after the lock was written is a crashed holder's pid reused, not the holder
-    if (pid && pid !== process.pid && pidMayHaveWritten(pid, fs.statSync(lock).mtimeMs)) throw new DatabaseInUseError(dir, pid);
-  }
+  const holder = pgliteLockHolder(dir);
+  if (holder !== null && holder !== process.pid) throw new DatabaseInUseError(dir, holder);
   fs.writeFileSync(lock, String(process.pid));
   return () => {
     try {

@@ -47,13 +47,13 @@ export async function runTool<I>(
   const quota: QuotaState = {};
   let caller: Caller | undefined;
   let refusal: unknown;
+  // as on REST, a key-only tool's call counts in the key's burst window too (lib/api/with-caller.ts)
+  const counted = options.metered === true || options.keyRequired === true;
   try {
     const callerInput = auth?.callerInput ?? { apiKey: null, ip: "unknown" };
     // the REST wrapper's admission: key (401; not read by a tool that neither needs nor meters one), then the
     // burst window (429), a keyed caller's both in one statement
     const keyless = !options.metered && !options.keyRequired;
-    // as on REST, a key-only tool's call counts in the key's burst window too (lib/api/with-caller.ts)
-    const counted = options.metered === true || options.keyRequired === true;
     ({ caller } = await admitCaller(callerInput, { metered: counted, keyRequired: options.keyRequired, keyless, state: quota }));
     const input = schema ? parseWith(schema, args ?? {}) : (undefined as I);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
@@ -67,7 +67,7 @@ export async function runTool<I>(
   } finally {
     // a caller refused at admission (burst 429) is not returned, but its refusal carries the headers REST sends;
     // a 401 for the key itself has none
-    if (options.metered || options.keyRequired) {
+    if (counted) {
       const headers = caller ? quotaHeaders(caller, quota) : refusal instanceof ApiError ? refusal.extra.headers : undefined;
       if (headers) auth?.quotaSeen?.(headers);
     }

@@ -117,64 +117,51 @@ export function verdictOf(facts: Facts, policy: PreflightPolicy, now: Date): { v
 function verdictOfEntry(r: EntryResolution, verdicts: Map<string, { verdict: Verdict; reasons: AuditReason[] }>, facts: Map<string, Facts>) {
   const own = verdicts.get(r.serverName!);
   if (!own || own.verdict !== "PASS") return own;
+  const doubt = passDoubt(r, verdicts, facts);
+  return doubt ? { verdict: "REVIEW" as Verdict, reasons: [{ ...doubt, result: "review" as const }] } : own;
+}
+
+/** Why a resolved entry's PASS cannot stand as its own (the first doubt, in the order of the rules above), or null. */
+function passDoubt(
+  r: EntryResolution,
+  verdicts: Map<string, { verdict: Verdict; reasons: AuditReason[] }>,
+  facts: Map<string, Facts>,
+): { code: string; summary: string } | null {
+  const name = r.serverName!;
   if (r.identity.confidence === "low") {
     // the identity itself is a guess (a python -m module read as the PyPI distribution of that name): the server's
     // PASS holds only if the entry runs that server, which the file does not show
     return {
-      verdict: "REVIEW" as Verdict,
-      reasons: [
-        {
-          code: "guessed_match",
-          result: "review" as const,
-          summary: `${r.serverName} would PASS, but the entry is tied to it by a guess (${r.identifier} read from what the entry runs); a person must check that it runs that package`,
-        },
-      ],
+      code: "guessed_match",
+      summary: `${name} would PASS, but the entry is tied to it by a guess (${r.identifier} read from what the entry runs); a person must check that it runs that package`,
     };
   }
-  if (r.ambiguous) {
-    const others = r.alternatives.map((name) => [name, verdicts.get(name)?.verdict ?? "UNKNOWN"] as const);
-    if (!others.every(([, v]) => v === "PASS")) {
-      const listed = [[r.serverName!, own.verdict] as const, ...others].map(([name, v]) => `${name} ${v}`).join(", ");
-      return {
-        verdict: "REVIEW" as Verdict,
-        reasons: [
-          {
-            code: "ambiguous_match",
-            result: "review" as const,
-            summary: `${r.identifier} is listed by ${others.length + 1} servers (${listed}) and the entry's key names none of them; which one it runs decides, so a person must check`,
-          },
-        ],
-      };
-    }
+  const others = r.ambiguous ? r.alternatives.map((n) => [n, verdicts.get(n)?.verdict ?? "UNKNOWN"] as const) : [];
+  if (others.some(([, v]) => v !== "PASS")) {
+    const listed = [[name, "PASS"] as const, ...others].map(([n, v]) => `${n} ${v}`).join(", ");
+    return {
+      code: "ambiguous_match",
+      summary: `${r.identifier} is listed by ${others.length + 1} servers (${listed}) and the entry's key names none of them; which one it runs decides, so a person must check`,
+    };
   }
   // packages installed beside the server's run their code with it, and the catalog vouches for none of them
   const extras = r.identity.extras ?? [];
   if (extras.length) {
     return {
-      verdict: "REVIEW" as Verdict,
-      reasons: [
-        {
-          code: "extra_packages",
-          result: "review" as const,
-          summary: `${r.serverName} would PASS, but the entry also installs ${extras.join(", ")}, which the catalog did not evaluate and whose code runs with the server's (install scripts, import hooks); a person must check ${extras.length === 1 ? "it" : "them"}`,
-        },
-      ],
+      code: "extra_packages",
+      summary: `${name} would PASS, but the entry also installs ${extras.join(", ")}, which the catalog did not evaluate and whose code runs with the server's (install scripts, import hooks); a person must check ${extras.length === 1 ? "it" : "them"}`,
     };
   }
   // the decision rests on evidence about the listed version (its deprecation, the advisories affecting it): an
   // entry pinning another exact version runs one the catalog did not evaluate
-  const pin = unevaluatedPin(r, facts.get(r.serverName!));
-  if (!pin) return own;
-  return {
-    verdict: "REVIEW" as Verdict,
-    reasons: [
-      {
-        code: "version_not_evaluated",
-        result: "review" as const,
-        summary: `${r.serverName} would PASS, but the entry pins ${pin.identifier} ${pin.pinned} and the catalog's evidence (deprecation, advisories) is about the listed ${pin.listed}; a person must check ${pin.pinned}, or pin ${pin.listed}`,
-      },
-    ],
-  };
+  const pin = unevaluatedPin(r, facts.get(name));
+  if (pin) {
+    return {
+      code: "version_not_evaluated",
+      summary: `${name} would PASS, but the entry pins ${pin.identifier} ${pin.pinned} and the catalog's evidence (deprecation, advisories) is about the listed ${pin.listed}; a person must check ${pin.pinned}, or pin ${pin.listed}`,
+    };
+  }
+  return null;
 }
 
 const rank = (r: AuditReason["result"]) => (r === "block" ? 0 : r === "review" ? 1 : r === "unknown" ? 2 : 3);

@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
-import { driverFor } from "@/lib/db/client";
+import { driverFor, pgliteLockHolder } from "@/lib/db/client";
 import { readLocalServerInfo } from "@/lib/boot/local-server-file";
-import { pidMayHaveWritten } from "@/lib/boot/pid-alive";
 
 /**
  * The running local server that holds the embedded database, if any: command-line
@@ -15,27 +12,13 @@ export function localServer(): { url: string; pid: number; fetch: (path: string,
   const info = readLocalServerInfo();
   // the server file outlives its server, and its pid may since name another process (a container's pids repeat
   // on every start): it is the server only while it holds the database's lock, else the job opens PGlite itself
-  if (!info || lockHolder(target) !== info.pid) return null;
+  if (!info || pgliteLockHolder(target) !== info.pid) return null;
   return {
     url: info.url,
     pid: info.pid,
     fetch: (path, init = {}) =>
       fetch(`${info.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${info.secret}` } }),
   };
-}
-
-/**
- * The pid in the embedded database's lock file (lib/db/client.ts), or null when none holds it: no file, or its
- * pid is no longer the process that wrote it (ended, or reused by a process started since).
- */
-function lockHolder(target: string): number | null {
-  try {
-    const lock = `${path.resolve(target)}.lock`;
-    const pid = Number(fs.readFileSync(lock, "utf8").trim());
-    return pid && pidMayHaveWritten(pid, fs.statSync(lock).mtimeMs) ? pid : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

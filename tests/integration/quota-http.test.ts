@@ -208,6 +208,8 @@ describe("429: burst limits", () => {
     expect(last.status).toBe(200);
     expect(last.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(last.headers.get("x-ratelimit-resource")).toBe("burst");
+    expect(last.headers.get("x-ratelimit-limit")).toBe("60");
+    expect(last.headers.get("x-tier")).toBe("registered");
     const over = await call(creditsGet, "/v1/credits", { key: acc.key });
     expect(over.status).toBe(429);
     expect(await over.json()).toMatchObject({ error: "rate_limited", retry_after: 55 });
