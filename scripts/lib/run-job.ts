@@ -68,7 +68,8 @@ export function parseArgsOrExit<T extends ParseArgsConfig>(config: T): ReturnTyp
   try {
     return parseArgs(config);
   } catch (err) {
-    console.error(`invalid arguments: ${oneLine((err as Error).message)}`);
+    // every job that parses its arguments here has --help
+    console.error(`invalid arguments: ${oneLine((err as Error).message)} (--help lists the options)`);
     process.exit(2);
   }
 }

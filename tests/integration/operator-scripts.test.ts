@@ -78,6 +78,7 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
       expect(r.status, `${script} ${args.join(" ")}: ${r.stderr}`).toBe(2);
       expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
       expect(r.stderr).toMatch(/^invalid arguments: /);
+      if (script === "create-key") expect(r.stderr).toMatch(/'--emial'.*\(--help lists the options\)$/m);
     }
     // a number that is not one is refused before anything runs, not taken as "no deadline"
     const deadline = run("harvest", "--deadline-ms", "soon", "--registry", "none", "--sources", "vuln");
