@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { SERVER_NODE_FLAGS } from "../../scripts/server-node-flags.mjs";
@@ -13,6 +14,7 @@ export function buildOnce(): void {
 
 export interface BenchServer {
   base: string;
+  pid: number | undefined;
   /** CPU seconds the server process has used so far (user + system), NaN where /proc is not there. */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -27,6 +29,41 @@ function processCpuSeconds(pid: number | undefined): number {
   const fields = pid === undefined ? null : procStatFields(pid);
   // utime and stime are fields 14 and 15, in clock ticks (100 a second)
   return fields ? (Number(fields[14 - 3]) + Number(fields[15 - 3])) / 100 : NaN;
+}
+
+/**
+ * CPU ticks used so far by each process of a Postgres server on this machine (every process named
+ * "postgres": postmaster, background workers and backends), by pid; null where /proc is not there. The
+ * database shares the machine's two cores with the server under test, so its CPU per request is part of a
+ * route's cost.
+ */
+function databaseCpuTicks(): Map<number, number> | null {
+  let dirs: string[];
+  try {
+    dirs = fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  const ticks = new Map<number, number>();
+  for (const d of dirs) {
+    try {
+      if (fs.readFileSync(`/proc/${d}/comm`, "utf8").trim() !== "postgres") continue;
+    } catch {
+      continue;
+    }
+    const fields = procStatFields(Number(d));
+    if (fields) ticks.set(Number(d), Number(fields[14 - 3]) + Number(fields[15 - 3]));
+  }
+  return ticks;
+}
+
+/** Database CPU seconds between two readings: processes started since count in full, ones that exited not at all. */
+function databaseCpuSecondsSince(before: Map<number, number> | null): number {
+  const after = databaseCpuTicks();
+  if (!before || !after) return NaN;
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+  return ticks / 100;
 }
 
 /** The production server (scripts/server.mjs) on `databaseUrl`, waited for until GET /v1/health answers. */
@@ -49,6 +86,7 @@ export async function startBenchServer(databaseUrl: string, port: number, env: R
   }
   return {
     base,
+    pid: child.pid,
     cpuSeconds: () => processCpuSeconds(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
@@ -69,6 +107,8 @@ export interface LoadRun {
   errors: number;
   /** Server CPU milliseconds per request during the run (NaN when not measured). */
   cpuMsPerRequest: number;
+  /** Local Postgres CPU milliseconds per request during the run (NaN when not measured). */
+  dbCpuMsPerRequest: number;
 }
 
 export interface LoadRequest {
@@ -90,6 +130,7 @@ export function loadRun(
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
     const cpuBefore = cpuSeconds();
+    const dbCpuBefore = databaseCpuTicks();
     const instance = autocannon(
       {
         url: base,
@@ -115,8 +156,11 @@ export function loadRun(
           non2xx: result.non2xx,
           errors: result.errors + result.timeouts,
           cpuMsPerRequest: ((cpuSeconds() - cpuBefore) * 1000) / result.requests.total,
+          dbCpuMsPerRequest: (databaseCpuSecondsSince(dbCpuBefore) * 1000) / result.requests.total,
         };
-        const cpu = Number.isNaN(run.cpuMsPerRequest) ? "" : `   server CPU ${run.cpuMsPerRequest.toFixed(2)} ms/req`;
+        const cpu =
+          (Number.isNaN(run.cpuMsPerRequest) ? "" : `   server CPU ${run.cpuMsPerRequest.toFixed(2)} ms/req`) +
+          (Number.isNaN(run.dbCpuMsPerRequest) ? "" : `, database CPU ${run.dbCpuMsPerRequest.toFixed(2)} ms/req`);
         console.log(
           `${label.padEnd(16)} ${run.rps.toFixed(0).padStart(6)} req/s   p50 ${run.p50.toFixed(1)} ms   p95 ${run.p95.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms${cpu}   (${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)`,
         );
@@ -154,6 +198,7 @@ function medianRun(runs: LoadRun[]): LoadRun {
     non2xx: pick("non2xx"),
     errors: pick("errors"),
     cpuMsPerRequest: pick("cpuMsPerRequest"),
+    dbCpuMsPerRequest: pick("dbCpuMsPerRequest"),
   };
 }
 
@@ -189,6 +234,12 @@ export async function compareLoads(
     console.log(
       `server CPU per request: ${baseline.label} ${result.baseline.cpuMsPerRequest.toFixed(2)} ms, ${candidate.label} ${result.candidate.cpuMsPerRequest.toFixed(2)} ms ` +
         `(${baseline.label} / ${candidate.label}: ${result.cpuRatio.toFixed(3)}×, the throughput ratio of a server bound by its own CPU)`,
+    );
+  }
+  if (!Number.isNaN(result.candidate.dbCpuMsPerRequest)) {
+    console.log(
+      `local Postgres CPU per request: ${baseline.label} ${result.baseline.dbCpuMsPerRequest.toFixed(2)} ms, ${candidate.label} ${result.candidate.dbCpuMsPerRequest.toFixed(2)} ms ` +
+        `(on the same cores as the server and the load generator)`,
     );
   }
   return result;
