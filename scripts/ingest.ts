@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
+import type { IngestCounts } from "@/lib/catalog/ingest-entries";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { registryUrl } from "@/lib/config";
 import { localServer } from "./lib/local-server";
@@ -53,6 +54,7 @@ async function viaServer(): Promise<boolean> {
     process.exit(1);
   }
   console.log(JSON.stringify(body.counts ?? body, null, 2));
+  if (body.counts) reportOutcome(body.counts, body.rejects ?? []);
   return true;
 }
 
@@ -66,9 +68,23 @@ async function here() {
           onProgress: ({ pages, entries }) => console.log(`page ${pages}: ${entries} entries`),
         });
     console.log(JSON.stringify(result.counts, null, 2));
-    if (result.rejects.length) console.warn(`${result.rejects.length} entries rejected, first: ${result.rejects[0]} (so this listing delisted no server)`);
-    else if (!result.counts.entries) console.warn("the listing has no entries: nothing was written and no server delisted");
+    reportOutcome(result.counts, result.rejects);
   });
+}
+
+/**
+ * Warns about rejected entries; a listing of which not one entry could be read (a file of some other shape, a
+ * registry answering in a format we do not know) exits 1, so a scheduled import that keeps nothing fails
+ * visibly instead of logging success.
+ */
+function reportOutcome(counts: Pick<IngestCounts, "entries" | "rejected">, rejects: string[]): void {
+  const first = rejects[0] ? `, first: ${rejects[0]}` : "";
+  if (counts.entries > 0 && counts.rejected === counts.entries) {
+    console.error(`ingest failed: every one of the ${counts.entries} entries was rejected${first}; no server was written or delisted`);
+    process.exit(1);
+  }
+  if (counts.rejected) console.warn(`${counts.rejected} entries rejected${first} (so this listing delisted no server)`);
+  else if (!counts.entries) console.warn("the listing has no entries: nothing was written and no server delisted");
 }
 
 await runJob("ingest", viaServer, here);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 
 // The operator scripts as an operator runs them: a fresh process on the embedded database (no server
 // holds it, so the work is done in the script's own process). Once per suite: they open their own database.
@@ -17,42 +17,52 @@ function runOn(databaseUrl: string, script: string, ...args: string[]) {
   return runWith({ DATABASE_URL: databaseUrl }, script, ...args);
 }
 
-function runWith(extra: Record<string, string>, script: string, ...args: string[]) {
+// Asynchronous, not spawnSync: a script takes seconds, and a worker blocked that long misses vitest's own
+// heartbeats ("Timeout calling onTaskUpdate") on a busy machine.
+function runWith(extra: Record<string, string>, script: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `pglite:${path.join(dataDir, "pglite")}`, LOG_LEVEL: "silent", ...extra };
   delete env.TEST_DATABASE_URL;
-  return spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", `scripts/${script}.ts`, ...args], { encoding: "utf8", env });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", `scripts/${script}.ts`, ...args], { env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embedded database", () => {
-  it("read a file named relative to where the user typed the command (npm runs them from the package root)", () => {
+  it("read a file named relative to where the user typed the command (npm runs them from the package root)", async () => {
     // npm keeps the caller's directory in INIT_CWD; the file is there, not in the package root
     const here = fs.mkdtempSync(path.join(dataDir, "cwd-"));
     fs.writeFileSync(path.join(here, "evaluation.json"), "{}");
-    const verify = runWith({ INIT_CWD: here }, "verify", "evaluation.json");
+    const verify = await runWith({ INIT_CWD: here }, "verify", "evaluation.json");
     // read (a mismatch, exit 1), not "cannot read" (exit 2)
     expect(verify.stderr).not.toMatch(/cannot read/);
     expect(verify.status).toBe(1);
-    const ingest = runWith({ INIT_CWD: here }, "ingest", "--file", "no-such-dump.json");
+    const ingest = await runWith({ INIT_CWD: here }, "ingest", "--file", "no-such-dump.json");
     expect(ingest.stderr).toContain(`no such file: ${path.join(here, "no-such-dump.json")}`);
   });
 
-  it("key:create prints a new key once, refuses bad arguments with exit 2, and grants watches by request", () => {
-    const made = run("create-key", "--email", "ops@example.com", "--tier", "pro");
+  it("key:create prints a new key once, refuses bad arguments with exit 2, and grants watches by request", async () => {
+    const made = await run("create-key", "--email", "ops@example.com", "--tier", "pro");
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toMatch(/^account \S+ \(pro\)$/m);
     expect(made.stdout).toMatch(/^key \(shown once, store it now\): \S{20,}$/m);
 
-    const bad = run("create-key", "--email", "not-an-address");
+    const bad = await run("create-key", "--email", "not-an-address");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/invalid arguments: email/);
 
-    const granted = run("grant-watch-limit", "--email", "ops@example.com", "--limit", "80");
+    const granted = await run("grant-watch-limit", "--email", "ops@example.com", "--limit", "80");
     expect(granted.status, granted.stderr).toBe(0);
     expect(granted.stdout).toMatch(/80 active watches \(granted\)/);
   });
 
-  it("a failure is one line and exit 1, not a stack trace", () => {
-    const unknown = run("grant-watch-limit", "--email", "nobody@example.com", "--limit", "80");
+  it("a failure is one line and exit 1, not a stack trace", async () => {
+    const unknown = await run("grant-watch-limit", "--email", "nobody@example.com", "--limit", "80");
     expect(unknown.status).toBe(1);
     expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
     expect(unknown.stderr).toMatch(/^account:watch-limit failed: /);
@@ -60,13 +70,13 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     // a database that cannot be opened (its directory is a file): key:create says so in one line too
     const blocked = path.join(dataDir, "not-a-directory");
     fs.writeFileSync(blocked, "");
-    const failed = runOn(`pglite:${blocked}`, "create-key", "--email", "ops@example.com");
+    const failed = await runOn(`pglite:${blocked}`, "create-key", "--email", "ops@example.com");
     expect(failed.status).toBe(1);
     expect(failed.stderr.trim().split("\n")).toHaveLength(1);
     expect(failed.stderr).toMatch(/^key:create failed: /);
   });
 
-  it("a misspelt or unknown option is one line naming it and exit 2, not a stack trace", () => {
+  it("a misspelt or unknown option is one line naming it and exit 2, not a stack trace", async () => {
     for (const [script, ...args] of [
       ["create-key", "--emial", "ops@example.com"],
       ["ingest", "--bogus"],
@@ -74,52 +84,67 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
       ["harvest", "--registry"],
       ["grant-watch-limit", "--email", "ops@example.com", "--limit", "-3"],
     ]) {
-      const r = run(script, ...args);
+      const r = await run(script, ...args);
       expect(r.status, `${script} ${args.join(" ")}: ${r.stderr}`).toBe(2);
       expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
       expect(r.stderr).toMatch(/^invalid arguments: /);
       if (script === "create-key") expect(r.stderr).toMatch(/'--emial'.*\(--help lists the options\)$/m);
     }
     // a number that is not one is refused before anything runs, not taken as "no deadline"
-    const deadline = run("harvest", "--deadline-ms", "soon", "--registry", "none", "--sources", "vuln");
+    const deadline = await run("harvest", "--deadline-ms", "soon", "--registry", "none", "--sources", "vuln");
     expect(deadline.status).toBe(2);
     expect(deadline.stderr.trim()).toBe("--deadline-ms is a number of milliseconds, 0 for none (got soon)");
   });
 
-  it("a file that is not JSON fails in one line: the parser's excerpt of the file may hold a line break", () => {
+  it("a file that is not JSON fails in one line: the parser's excerpt of the file may hold a line break", async () => {
     const notJson = path.join(dataDir, "not-json.json");
     fs.writeFileSync(notJson, "vm\n");
-    const ingest = run("ingest", "--file", notJson);
+    const ingest = await run("ingest", "--file", notJson);
     expect(ingest.status).toBe(1);
     expect(ingest.stderr.trim().split("\n"), ingest.stderr).toHaveLength(1);
-    const verify = run("verify", notJson);
+    const verify = await run("verify", notJson);
     expect(verify.status).toBe(2);
     expect(verify.stderr.trim().split("\n"), verify.stderr).toHaveLength(1);
   });
 
-  it("a server file left behind by a stopped server does not take the jobs: only the server holding the database's lock does", () => {
+  it("a dump of which no entry can be read fails (exit 1) instead of reporting success; one bad entry among good ones is a warning", async () => {
+    const alien = path.join(dataDir, "alien.json");
+    fs.writeFileSync(alien, JSON.stringify({ servers: [{ nothing: 1 }, { like: "a listing" }] }));
+    const failed = await run("ingest", "--file", alien);
+    expect(failed.status, failed.stderr).toBe(1);
+    expect(failed.stderr.trim()).toMatch(/^ingest failed: every one of the 2 entries was rejected, first: .+; no server was written or delisted$/);
+
+    const mixed = path.join(dataDir, "mixed.json");
+    const good = { server: { name: "io.github.ops/one", description: "one", version: "1.0.0" }, _meta: {} };
+    fs.writeFileSync(mixed, JSON.stringify({ servers: [good, { nothing: 1 }] }));
+    const warned = await run("ingest", "--file", mixed);
+    expect(warned.status, warned.stderr).toBe(0);
+    expect(warned.stderr).toMatch(/^1 entries rejected, first: /m);
+  });
+
+  it("a server file left behind by a stopped server does not take the jobs: only the server holding the database's lock does", async () => {
     // server.json names a live process (its pid reused: routine in a container) whose address answers nothing, and no
     // process holds the PGlite lock; the job must do the work itself, not report "fetch failed"
     const dir = fs.mkdtempSync(path.join(dataDir, "stopped-"));
     fs.writeFileSync(path.join(dir, "server.json"), JSON.stringify({ pid: process.pid, url: "http://127.0.0.1:9", secret: "x" }));
-    const made = runWith({ DATA_DIR: dir, DATABASE_URL: `pglite:${path.join(dir, "pglite")}` }, "create-key", "--email", "left@example.com");
+    const made = await runWith({ DATA_DIR: dir, DATABASE_URL: `pglite:${path.join(dir, "pglite")}` }, "create-key", "--email", "left@example.com");
     expect(made.stderr).not.toMatch(/fetch failed/);
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toMatch(/^key \(shown once, store it now\): /m);
   });
 
-  it("db:migrate on an embedded database another process holds says so in one line, not a stack trace", () => {
+  it("db:migrate on an embedded database another process holds says so in one line, not a stack trace", async () => {
     // the running server's lock (this test process stands in for it): the server migrated the database when it started
     const held = path.join(dataDir, "held", "pglite");
     fs.mkdirSync(path.dirname(held), { recursive: true });
     fs.writeFileSync(`${held}.lock`, String(process.pid));
-    const migrate = runOn(`pglite:${held}`, "migrate");
+    const migrate = await runOn(`pglite:${held}`, "migrate");
     expect(migrate.status).toBe(1);
     expect(migrate.stderr.trim().split("\n")).toHaveLength(1);
     expect(migrate.stderr).toMatch(new RegExp(`^db:migrate: the embedded database in \\S+ is open in process ${process.pid}`));
 
-    const fresh = run("migrate");
+    const fresh = await run("migrate");
     expect(fresh.status, fresh.stderr).toBe(0);
     expect(fresh.stdout).toMatch(/^migrations applied: PGlite at /m);
   });
-});
+}, 240_000); // each script is a fresh tsx process: seconds apiece, and some tests run five
