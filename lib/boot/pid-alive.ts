@@ -28,11 +28,20 @@ export function procStatFields(pid: number): string[] | null {
   }
 }
 
+/**
+ * When the process with this pid started, in clock ticks since boot, as /proc gives it; null where that cannot be
+ * read. Two processes that held the same pid in turn differ in it, so a pid with its start names one process.
+ */
+export function processStartTicks(pid: number): string | null {
+  // starttime is field 22
+  const ticks = procStatFields(pid)?.[22 - 3];
+  return ticks && /^\d+$/.test(ticks) ? ticks : null;
+}
+
 /** When the process with this pid started (ms since the epoch), from /proc; null where that cannot be read. */
 export function processStartMs(pid: number): number | null {
   try {
-    // starttime is field 22, in ticks since boot
-    const startTicks = Number(procStatFields(pid)?.[22 - 3]);
+    const startTicks = Number(processStartTicks(pid) ?? NaN);
     const bootSeconds = Number(/^btime (\d+)$/m.exec(fs.readFileSync("/proc/stat", "utf8"))?.[1]);
     if (!Number.isFinite(startTicks) || !Number.isFinite(bootSeconds)) return null;
     return bootSeconds * 1000 + (startTicks * 1000) / USER_HZ;

@@ -1,5 +1,3 @@
-import os from "node:os";
-import { randomUUID } from "node:crypto";
 import { eq, gt, max, sql } from "drizzle-orm";
 import { HARVEST_CALL_BUDGET, registryUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
@@ -8,7 +6,7 @@ import { syncRegistry } from "./sync-registry";
 import { RateLimitedError, type FetchJsonOptions } from "@/lib/sources/http";
 import { HARVEST_SOURCES, httpFor, noteError, type HarvestContext, type HarvestProgress, type SourceCounts, type SourceName } from "./harvest-context";
 import { purgeExpiredLeases } from "./leases";
-import { closeAbandonedRuns } from "./close-abandoned-runs";
+import { closeAbandonedRuns, runHolder } from "./close-abandoned-runs";
 import { runSource } from "./run-source";
 import { repoSource } from "./harvest-repos";
 import { jspkgSource, pypkgSource } from "./harvest-packages";
@@ -53,7 +51,7 @@ export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestR
   const clock = opts.clock ?? (() => new Date());
   const startedAt = clock();
   const t0 = Date.now();
-  const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const holder = runHolder();
   const zero = (): SourceCounts => ({ due: 0, attempted: 0, observed: 0, failed: 0 });
   const ctx: HarvestContext = {
     db,

@@ -4,6 +4,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { harvestRuns, packageObservations, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
 import { runHarvest } from "@/lib/harvest/run-harvest";
+import { runHolder } from "@/lib/harvest/close-abandoned-runs";
 import { computeCoverage } from "@/lib/services/get-coverage";
 import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
 import { resetDb } from "../helpers/db";
@@ -84,15 +85,19 @@ describe("a harvest run when an upstream fails, and what coverage then says", ()
     }
   });
 
-  it("closes a run whose process on this host is gone, so coverage no longer says a harvest is running", async () => {
+  it("closes a run whose process on this host is gone (its pid free, or another process's since), so coverage no longer says a harvest is running", async () => {
     // a pid no process has: past the kernel's pid_max
     const dead = `${os.hostname()}:4194999:abandoned`;
     const alive = `${os.hostname()}:${process.pid}:alive`;
     const elsewhere = "another-host:1:elsewhere";
+    // this process's pid with another start time: a process that had the pid before this one (a container restart)
+    const reused = `${os.hostname()}:${process.pid}:reused:t1`;
+    // and with its own start time, as runHolder writes it
+    const current = runHolder();
     const started = new Date(now - HOUR);
     const rows = await db
       .insert(harvestRuns)
-      .values([dead, alive, elsewhere].map((holder) => ({ trigger: "cli", holder, status: "running", startedAt: started })))
+      .values([dead, alive, elsewhere, reused, current].map((holder) => ({ trigger: "cli", holder, status: "running", startedAt: started })))
       .returning({ id: harvestRuns.id, holder: harvestRuns.holder });
     expect((await computeCoverage(db, clock())).harvest.running).toBe(true);
     await harvest({ sources: [] });
@@ -100,6 +105,8 @@ describe("a harvest run when an upstream fails, and what coverage then says", ()
     expect(await status(dead)).toMatchObject({ status: "failed", finishedAt: new Date(now) });
     expect((await status(alive)).status).toBe("running");
     expect((await status(elsewhere)).status).toBe("running");
+    expect(await status(reused)).toMatchObject({ status: "failed", finishedAt: new Date(now) });
+    expect((await status(current)).status).toBe("running");
     await db.delete(harvestRuns).where(inArray(harvestRuns.id, rows.map((r) => r.id)));
   });
 
