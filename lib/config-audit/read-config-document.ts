@@ -1,4 +1,4 @@
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { parseDocument } from "yaml";
 import { ConfigParseError, lineColumnAt } from "./config-parse-error";
@@ -143,7 +143,8 @@ function readJson(text: string): { format: "json" | "jsonc"; value: unknown } {
   const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    value = tree ? nodeValue(tree) : undefined;
   } catch (err) {
     throw new ConfigParseError(`not valid JSON: ${(err as Error).message}`, 1, 1);
   }
@@ -155,6 +156,29 @@ function readJson(text: string): { format: "json" | "jsonc"; value: unknown } {
     );
   }
   return { format: "jsonc", value };
+}
+
+/**
+ * A parsed JSONC node as the value JSON.parse would give: jsonc-parser's own parse() assigns each key, so a key
+ * "__proto__" set the object's prototype instead of adding a member (a server of that name vanished from the
+ * audit, and its fields showed through on the map). Later duplicates win, as in JSON.parse.
+ */
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const property of node.children ?? []) {
+        const [key, value] = property.children ?? [];
+        if (!key || !value) continue;
+        Object.defineProperty(out, key.value as string, { value: nodeValue(value), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    case "array":
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
+  }
 }
 
 function describeJsoncError(code: string): string {

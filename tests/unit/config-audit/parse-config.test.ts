@@ -26,6 +26,22 @@ describe("parseConfig: syntax", () => {
     expect(p.entries[0]).toMatchObject({ key: "a", command: "npx", args: ["-y", "x"] });
   });
 
+  it("keeps a server named __proto__ in JSON with comments as in strict JSON, and its fields as its own", () => {
+    // jsonc-parser's parse() assigns keys, so "__proto__" would set the map's prototype: the entry vanished from
+    // the audit and its fields showed through on the map
+    const strict = '{"mcpServers":{"__proto__":{"command":"npx","args":["-y","x"]},"b":{"command":"uvx","args":["y"]}}}';
+    const withComment = strict.replace("{", "{ // servers\n");
+    expect(keys(strict)).toEqual(["mcpServers:__proto__", "mcpServers:b"]);
+    expect(parseConfig(withComment).format).toBe("jsonc");
+    expect(keys(withComment)).toEqual(keys(strict));
+    const entry = parseConfig(withComment).entries[0];
+    expect([entry.command, entry.args]).toEqual(["npx", ["-y", "x"]]);
+    // an entry's own "__proto__" field is a field, not where its command comes from
+    const nested = '{ // x\n"mcpServers":{"a":{"__proto__":{"command":"evil"},"url":"https://example.com/mcp"}}}';
+    const [a] = parseConfig(nested).entries;
+    expect([a.command, a.url]).toEqual([null, "https://example.com/mcp"]);
+  });
+
   it("strips a UTF-8 byte order mark", () => {
     expect(parseConfig('\uFEFF{"mcpServers":{}}').format).toBe("json");
   });
