@@ -29,7 +29,20 @@ export function writeLocalServerInfo(url: string): LocalServerInfo {
   const info: LocalServerInfo = { pid: process.pid, url, secret: process.env.CRON_SECRET || randomBytes(24).toString("hex") };
   fs.mkdirSync(dataDir(), { recursive: true });
   fs.writeFileSync(localServerFile(), JSON.stringify(info), { mode: 0o600 });
+  // a server that stops takes its file (and the secret in it) with it, so no job reads a stopped server's
+  // address; one that is killed outright leaves it, and readers check the pid and the database's lock
+  const file = localServerFile();
+  process.once("exit", () => removeIfOwn(file));
   return info;
+}
+
+function removeIfOwn(file: string): void {
+  try {
+    // another server may have started on this directory since, and written its own
+    if ((JSON.parse(fs.readFileSync(file, "utf8")) as LocalServerInfo).pid === process.pid) fs.unlinkSync(file);
+  } catch {
+    /* gone already, or unreadable: nothing of ours to remove */
+  }
 }
 
 export function readLocalServerInfo(): LocalServerInfo | null {
