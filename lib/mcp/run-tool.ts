@@ -24,7 +24,7 @@ export interface McpAuthExtra {
   callerInput: CallerInput;
   /**
    * Told the quota headers after each metered tool call, answered or refused, so the HTTP response can carry
-   * the headers a REST response would (the last call's, in a batch).
+   * the headers a REST response would (in a batch, the least any call left: lib/quota/batch-quota-headers.ts).
    */
   quotaSeen?: (headers: Record<string, string>) => void;
 }
