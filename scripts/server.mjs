@@ -3,6 +3,7 @@
 // could send its own x-forwarded-for and reset the anonymous allowance.
 import http from "node:http";
 import { fillOptionalManifests } from "./optional-manifests.mjs";
+import { answerUnroutable } from "./unroutable-request.mjs";
 
 // The production server, however it is started (npm start sets this too, a process manager may not): without
 // it Next.js runs parts of its development paths and answers a malformed URL with a 500. Set before Next loads.
@@ -30,6 +31,7 @@ const server = http.createServer((req, res) => {
     delete req.headers["x-real-ip"];
   }
   req.headers["x-mcp-preflight-socket-ip"] = req.socket.remoteAddress ?? "unknown";
+  if (answerUnroutable(req, res)) return;
   handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

@@ -33,7 +33,8 @@ export async function startServer(
   extraEnv: Record<string, string> = {},
   opts: { beforeStart?: (dataDir: string) => Promise<void> } = {},
 ): Promise<RunningServer> {
-  const port = await freePort();
+  // E2E_PORT pins the port (several checkouts testing on one machine, each in its own range); one server at a time then
+  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-preflight-e2e-"));
   await opts.beforeStart?.(dataDir);
   const url = `http://127.0.0.1:${port}`;

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   audit_unavailable: 503,
+  /** A method no route answers (TRACE, PROPFIND, …); written by the listener, scripts/unroutable-request.mjs. */
+  not_implemented: 501,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

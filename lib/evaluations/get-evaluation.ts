@@ -3,6 +3,7 @@ import type { Queryable } from "@/lib/db/client";
 import { evaluations } from "@/lib/db/schema";
 import type { EvaluationDetailResponse } from "@/lib/schemas/preflight";
 import { ApiError } from "@/lib/api/errors";
+import { clipForMessage } from "@/lib/api/request";
 import { retentionCutoff } from "./retention";
 import { toEvaluationDetail } from "./evaluation-views";
 
@@ -13,7 +14,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * and an expired one are all the same 404: ids are not an oracle.
  */
 export async function getEvaluation(db: Queryable, accountId: string, id: string, now = new Date()): Promise<EvaluationDetailResponse> {
-  const notFound = new ApiError("not_found", `no evaluation ${id.slice(0, 64)} for this account`);
+  // quoted as JSON: an id is the caller's text, and may hold control characters (a NUL) the message must not carry
+  const notFound = new ApiError("not_found", `no evaluation ${JSON.stringify(clipForMessage(id, 64))} for this account`);
   if (!UUID.test(id)) throw notFound;
   const [row] = await db
     .select()

@@ -9,6 +9,7 @@ import { evaluations, leases } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { preflightResultSchema, policyCatalogSchema, evaluationListSchema, evaluationDetailResponseSchema } from "@/lib/schemas/preflight";
 import { verifyEvaluation } from "@/lib/engine";
+import { errorBodySchema } from "@/lib/schemas/error";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 
@@ -103,6 +104,20 @@ describe("POST /v1/preflight", () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ ok: false, error: "not_found" });
     }
+    expect(await walletRemaining(db, a.accountId)).toBe(10);
+  });
+
+  it.each([
+    ["1 character", "a"],
+    ["300 characters", "a/" + "b".repeat(298)],
+    ["300 characters outside the BMP", "\u{1F600}".repeat(300)],
+  ])("takes a name of %s (the contract's edges) as valid input: 404, not 400", async (_label, name) => {
+    const a = await keyedAccount(db, { credits: 10 });
+    const res = await preflight({ server_name: name }, { key: a.key });
+    expect(res.status).toBe(404);
+    expect(errorBodySchema.parse(await res.json())).toMatchObject({ ok: false, error: "not_found" });
+    const stamped = await stampGet(request(`/v1/stamp?name=${encodeURIComponent(name)}`, { key: a.key }));
+    expect(stamped.status).toBe(404);
     expect(await walletRemaining(db, a.accountId)).toBe(10);
   });
 
@@ -204,11 +219,30 @@ describe("GET /v1/policies", () => {
 });
 
 describe("GET /v1/evaluations", () => {
+  it("lists at most 50, newest first", async () => {
+    const a = await keyedAccount(db, { credits: 5 });
+    const ids: string[] = [];
+    for (let i = 0; i < 51; i++) {
+      const body = preflightResultSchema.parse(await (await preflight({ server_name: "io.github.acme/weather" }, { key: a.key })).json());
+      ids.push(body.audit_id!);
+    }
+    const list = evaluationListSchema.parse(await (await evaluationsGet(request("/v1/evaluations", { key: a.key }))).json());
+    expect(list.count).toBe(50);
+    expect(list.evaluations.map((e) => e.audit_id)).toEqual(ids.slice(1).reverse());
+  });
+
   it("answers 401 without a key and 404 for a malformed id", async () => {
     expect((await evaluationsGet(request("/v1/evaluations"))).status).toBe(401);
     const a = await keyedAccount(db);
     const res = await evaluationGet(request("/v1/evaluations/not-a-uuid", { key: a.key }), params("not-a-uuid"));
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ ok: false, error: "not_found" });
+    // an id holding a NUL is as malformed, and the message quotes it escaped, never the raw control character
+    const nul = await evaluationGet(request("/v1/evaluations/a%00", { key: a.key }), params("a\u0000"));
+    expect(nul.status).toBe(404);
+    const body = errorBodySchema.parse(await nul.json());
+    expect(body.error).toBe("not_found");
+    expect(body.message).not.toContain("\u0000");
+    expect(body.message).toContain('"a\\u0000"');
   });
 });

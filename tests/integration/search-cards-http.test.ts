@@ -302,6 +302,9 @@ describe("GET /v1/search", () => {
 
   it("honours limit and returns an empty list for no match", async () => {
     expect((await search("weather", "&limit=1")).results).toHaveLength(1);
+    // the contract's upper edge, and a q of exactly its 2-character minimum
+    expect((await search("weather", "&limit=50")).limit).toBe(50);
+    expect((await search("we")).query).toBe("we");
     expect(await search("zzqqxxyy")).toEqual({ ok: true, count: 0, results: [], query: "zzqqxxyy", limit: 20 });
   });
 
