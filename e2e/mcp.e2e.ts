@@ -38,16 +38,22 @@ describe("/mcp against the running server", () => {
     await server?.stop();
   });
 
-  it("lists all fifteen tools with input schemas", async () => {
+  it("lists all fifteen tools with input and output schemas, and a tool list that does not change", async () => {
     const c = await connect();
     expect(c.getInstructions()).toMatch(/catalog_preflight/);
+    expect(c.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
-    for (const t of tools) expect(t.inputSchema.type).toBe("object");
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe("object");
+      expect(t.outputSchema?.type, t.name).toBe("object");
+    }
   });
 
-  it("answers every tool with good input (keyed) and with bad input as a tool error", async () => {
+  it("answers every tool with good input (keyed) and with bad input as a tool error, each matching the tool's outputSchema", async () => {
     const c = await connect({ key });
+    // a client that has listed the tools checks every structured content against its outputSchema (callTool throws)
+    await c.listTools();
     const good: Record<string, Record<string, unknown>> = {
       catalog_search: { q: "weather" },
       catalog_lookup: { name: "io.github.acme/weather" },

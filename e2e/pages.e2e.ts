@@ -233,7 +233,7 @@ describe("web pages in a browser", () => {
     expect(await page.getByTestId("change").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.kind))).toEqual(["health_change", "server_new"]);
   });
 
-  it("API docs: every operation of /v1/openapi.json and every MCP tool with its inputs", async () => {
+  it("API docs: every operation of /v1/openapi.json and every MCP tool with its inputs and a link to what it answers", async () => {
     await visit("/docs", "docs");
     const doc = await (await fetch(`${server.url}/v1/openapi.json`)).json();
     expect(doc.openapi).toBe("3.1.0");
@@ -244,6 +244,17 @@ describe("web pages in a browser", () => {
     const tools = await page.getByTestId("mcp-tool").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.tool));
     expect(tools).toContain("catalog_preflight");
     expect(tools).toContain("catalog_search");
+    // every tool says what it answers, linking the schema (of this page) its structured content matches
+    const outputs = await page.getByTestId("mcp-tool").evaluateAll((els) =>
+      els.map((e) => [(e as HTMLElement).dataset.tool, [...e.querySelectorAll('[data-testid="tool-output"] a')].map((a) => a.getAttribute("href"))]),
+    );
+    expect(outputs).toHaveLength(tools.length);
+    expect(Object.fromEntries(outputs).catalog_preflight).toEqual(["#schema-PreflightResult", "#schema-Error"]);
+    expect(Object.fromEntries(outputs).catalog_stamp).toEqual(["#schema-StampResult", "#schema-Error"]);
+    for (const [tool, hrefs] of outputs) {
+      expect(hrefs, String(tool)).toHaveLength(2);
+      for (const href of hrefs as string[]) expect(await page.locator(href).count(), `${tool} → ${href}`).toBe(1);
+    }
   });
 
   it("config audit: paste a config → a verdict per entry from the seeded catalog", async () => {

@@ -3,6 +3,7 @@ import { siteUrl } from "@/lib/config";
 import { openApiDocument } from "@/lib/openapi/build-openapi-document";
 import { listMcpTools } from "@/lib/mcp/list-tools";
 import { SchemaView, typeLabel } from "./schema-view";
+import { ToolOutput } from "./tool-output";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "API documentation", description: "The REST API (OpenAPI 3.1) and the MCP tools of mcp-preflight." };
@@ -135,7 +136,9 @@ export default async function DocsPage() {
         <h2 id="mcp">MCP tools</h2>
         <p>
           The MCP endpoint is <code>{base}/mcp</code> (streamable HTTP). Set the same <code>x-api-key</code> header in the client
-          configuration; the tools run through the same quota and services as the REST API. {tools.length} tools:
+          configuration; the tools run through the same quota and services as the REST API. A tool&apos;s structured content is its REST
+          twin&apos;s resource, or the Error body when the call fails (its <code>outputSchema</code> in <code>tools/list</code> says which), and
+          the result&apos;s text repeats it as JSON after a summary line. {tools.length} tools:
         </p>
         {tools.map((t) => (
           <article key={t.name} id={`tool-${t.name}`} className="operation" data-testid="mcp-tool" data-tool={t.name}>
@@ -150,6 +153,8 @@ export default async function DocsPage() {
             ) : (
               <p className="small">No arguments.</p>
             )}
+            <h4 className="small">Output</h4>
+            <ToolOutput schema={t.outputSchema as Json | undefined} />
           </article>
         ))}
       </section>

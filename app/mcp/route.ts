@@ -5,6 +5,7 @@ import { callerInputFrom, mergeBatchQuotaHeaders } from "@/lib/quota";
 import type { McpAuthExtra } from "@/lib/mcp/run-tool";
 import { registerTools } from "@/lib/mcp/register-tools";
 import { MCP_INSTRUCTIONS } from "@/lib/mcp/instructions";
+import { withLowerCaseMediaTypes } from "@/lib/mcp/transport-request";
 import { ENGINE_VERSION } from "@/lib/engine";
 import { readTextBody } from "@/lib/api/request";
 import { ApiError } from "@/lib/api/errors";
@@ -82,7 +83,7 @@ async function mcp(req: Request): Promise<Response> {
     // The API key is read from x-api-key exactly as REST reads it and reaches the tools as auth info.
     let quota: Record<string, string> | undefined;
     const extra: McpAuthExtra = { callerInput: callerInputFrom(req), quotaSeen: (headers) => (quota = mergeBatchQuotaHeaders(quota, headers)) };
-    const res = await transport.handleRequest(req, { parsedBody: message.parsed, authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { ...extra } } });
+    const res = await transport.handleRequest(withLowerCaseMediaTypes(req), { parsedBody: message.parsed, authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { ...extra } } });
     // JSON-RPC 2.0 answers a batch with an array; the transport answers a batch holding one request with the bare object
     const body = Array.isArray(message.parsed) && res.status === 200 ? await asBatchAnswer(res) : res.body;
     if (!quota && body === res.body) return res;

@@ -2,8 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodError } from "zod";
 import { clipForMessage, describeZodError } from "@/lib/api/request";
-
-type RequestHandler = (request: { method: string; params?: { name?: unknown } }, extra: unknown) => Promise<unknown>;
+import { requestHandlers } from "./request-handlers";
 
 /** By shape: the SDK's safeParse throws zod core's $ZodError, which is not an instance of the ZodError we import. */
 function isZodError(err: unknown): err is ZodError {
@@ -23,12 +22,9 @@ function rpcError(code: number, message: string): Error {
  * - a tools/call naming no tool of ours → -32602 "Unknown tool: <name>" (the MCP spec's example of a protocol
  *   error); the SDK 1.26 answers a tool result with isError and no Error body.
  * Tool arguments are not touched: their errors are tool results with the REST Error body (runTool).
- * The handlers live in a private map of the SDK's Protocol (there is no public getter); its absence throws here
- * at start-up, so an SDK upgrade that moves it fails every test of /mcp rather than silently answering -32603.
  */
 export function answerProtocolErrors(server: McpServer, toolNames: readonly string[]): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
-  if (!(handlers instanceof Map)) throw new Error("the MCP SDK's request handler map is not where lib/mcp/protocol-errors.ts expects it");
+  const handlers = requestHandlers(server);
   const known = new Set(toolNames);
   for (const [method, handler] of handlers) {
     handlers.set(method, async (request, extra) => {

@@ -6,6 +6,7 @@ import { registerWatchTools } from "./tools/watch-tools";
 import { registerAuditTool } from "./tools/audit-tool";
 import { registerAccountTools } from "./tools/account-tools";
 import { answerProtocolErrors } from "./protocol-errors";
+import { advertiseOutputSchemas } from "./output-schemas";
 
 /** The fifteen tools of the contract, in its order of importance for an agent. */
 export const TOOL_NAMES = [
@@ -28,10 +29,11 @@ export const TOOL_NAMES = [
 
 /**
  * Registers every tool on a fresh server (the endpoint is stateless: one server
- * per request). Input is validated by each tool with the REST schema, so a bad
- * argument is a tool error with `invalid_request` like a REST 400, rather than
- * the SDK's own protocol-level message; a request that is not a well-formed call
- * (or names no tool of ours) is a JSON-RPC -32602 (protocol-errors.ts).
+ * per request), each with the output schema its structured content matches.
+ * Input is validated by each tool with the REST schema, so a bad argument is a
+ * tool error with `invalid_request` like a REST 400, rather than the SDK's own
+ * protocol-level message; a request that is not a well-formed call (or names no
+ * tool of ours) is a JSON-RPC -32602 (protocol-errors.ts).
  */
 export function registerTools(server: McpServer): void {
   // SDK 1.26 validates arguments before a tool runs; ours validate themselves (runTool) to answer like REST.
@@ -43,5 +45,9 @@ export function registerTools(server: McpServer): void {
   registerAuditTool(server);
   registerAccountTools(server);
   // after the tools: the SDK adds its tools/list and tools/call handlers with the first one
+  advertiseOutputSchemas(server);
   answerProtocolErrors(server, TOOL_NAMES);
+  // McpServer claims listChanged: true with its first tool, but the list is fixed while a process runs and no
+  // notifications/tools/list_changed is ever sent; a client need not watch for one
+  server.server.registerCapabilities({ tools: { listChanged: false } });
 }

@@ -5,7 +5,9 @@ import { ApiError } from "@/lib/api/errors";
 import { admitCaller, chargeCaller, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import type { RESPONSE_COMPONENTS, ResponseComponent } from "@/lib/openapi/operations";
 import { toolData, toolError } from "./tool-result";
+import { declareToolOutput } from "./output-schemas";
 
 export interface ToolContext {
   caller: Caller;
@@ -86,7 +88,7 @@ export interface ToolHints {
   openWorld?: boolean;
 }
 
-export interface ToolDefinition<I> {
+export interface ToolDefinition<I, O extends ResponseComponent> {
   name: string;
   title: string;
   hints?: ToolHints;
@@ -95,11 +97,13 @@ export interface ToolDefinition<I> {
   /** The same zod schema REST parses with; null for tools without input. */
   schema: ZodType<I> | null;
   options?: ToolOptions;
-  run: (input: I, ctx: ToolContext) => Promise<{ data: unknown; summary: string }>;
+  /** The REST resource (its /v1/openapi.json component) the tool's structured content is, as its outputSchema says. */
+  output: O;
+  run: (input: I, ctx: ToolContext) => Promise<{ data: z.output<(typeof RESPONSE_COMPONENTS)[O]>; summary: string }>;
 }
 
 /** Registers one tool whose body runs through runTool (quota, errors) and answers data + a summary line. */
-export function defineTool<I>(server: McpServer, def: ToolDefinition<I>): void {
+export function defineTool<I, O extends ResponseComponent>(server: McpServer, def: ToolDefinition<I, O>): void {
   const schema = toolInputSchema(def.schema);
   const handler = async (args: unknown, extra: Extra) =>
     runTool(extra, args, schema as ZodType<I>, def.options ?? {}, async (input, ctx) => {
@@ -122,6 +126,7 @@ export function defineTool<I>(server: McpServer, def: ToolDefinition<I>): void {
     },
     handler as never,
   );
+  declareToolOutput(server, def.name, def.output);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z, type ZodType } from "zod";
 import { ENGINE_VERSION } from "@/lib/engine/engine-version";
 import { API_OPERATIONS, REQUEST_COMPONENTS, RESPONSE_COMPONENTS, type ApiOperation } from "./operations";
+import { jsonSchemaOf } from "./json-schema-of";
 
 type Json = Record<string, unknown>;
 
@@ -28,12 +29,6 @@ const QUOTA_HEADERS: Record<string, string> = {
 };
 
 const quotaHeaderRefs = (): Json => Object.fromEntries(Object.keys(QUOTA_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
-
-/** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), without the `$schema` line. */
-function jsonSchemaOf(schema: ZodType, io: "input" | "output"): Json {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
-  return rest;
-}
 
 /**
  * A component's own `$defs` (zod emits them for recursive types such as JSON values) become components of
@@ -99,7 +94,9 @@ function operationObject(op: ApiOperation): Json {
 
   const content: Json = {};
   if (op.response.component) content["application/json"] = { schema: ref(op.response.component) };
-  if (op.response.text) content["text/plain"] = { schema: { type: "string" }, example: op.response.text };
+  if (op.response.text) {
+    content["text/plain"] = { schema: op.response.textSchema ? jsonSchemaOf(op.response.textSchema, "output") : { type: "string" }, example: op.response.text };
+  }
   if (op.path === "/v1/audit") content["text/plain"] = { schema: { type: "string" }, example: "BLOCK\tgithub\tio.github.acme/github\tthe listed repository is gone\n" };
   if (op.path === "/v1/openapi.json") content["application/json"] = { schema: { type: "object" } };
 

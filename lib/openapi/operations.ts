@@ -24,6 +24,7 @@ import { auditQuerySchema, auditResultSchema, resolveQuerySchema, resolveResultS
 import { changeFeedQuerySchema, changeFeedResponseSchema } from "@/lib/schemas/changes";
 import { creditsResultSchema } from "@/lib/schemas/credits";
 import { errorBodySchema } from "@/lib/schemas/error";
+import { stampLineSchema, stampResultSchema } from "@/lib/schemas/stamp";
 
 // Every HTTP operation of the API, described once from the zod schemas its route parses with (requests) and
 // its tests check responses against (responses). buildOpenApiDocument turns this table into OpenAPI 3.1; the
@@ -57,6 +58,8 @@ export const RESPONSE_COMPONENTS = {
   AuditResult: auditResultSchema,
   ResolveResult: resolveResultSchema,
   ChangeFeed: changeFeedResponseSchema,
+  /** catalog_stamp's structured content; GET /v1/stamp answers its `stamp` line as text/plain. */
+  StampResult: stampResultSchema,
   HealthCheck: z.strictObject({ ok: z.literal(true) }),
 } satisfies Record<string, ZodType>;
 
@@ -84,7 +87,8 @@ export interface ApiOperation {
   /** Words for parameters the schema cannot say (how a list is written, what a cursor is). */
   paramDocs?: Record<string, string>;
   body?: { component: RequestComponent } | { raw: { description: string; contentTypes: string[] } };
-  response: { status: 200; description: string; component?: ResponseComponent; text?: string };
+  /** `text`: an example of a text/plain answer, `textSchema` what every such answer matches. */
+  response: { status: 200; description: string; component?: ResponseComponent; text?: string; textSchema?: ZodType<string> };
   /** Error statuses this operation can answer with the Error body. */
   errors: number[];
   /** The MCP tool that does the same (MCP is listed separately on /docs). */
@@ -142,7 +146,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     response: {
       status: 200,
       description: "One line of text",
-      text: "CATALOG-STAMP/1 REVIEW io.github.acme/weather builtin:baseline@1 facts=sha256:… input=sha256:… at=2026-03-01T00:00:00.000Z until=2026-03-02T00:00:00.000Z audit=-",
+      text: `CATALOG-STAMP/1 REVIEW io.github.acme/weather builtin:baseline@1 facts=sha256:${"4e1c".repeat(16)} input=sha256:${"9b07".repeat(16)} at=2026-03-01T00:00:00.000Z until=2026-03-02T00:00:00.000Z audit=-`,
+      textSchema: stampLineSchema,
     },
     errors: [400, 401, 402, 404, 409, 429, 503],
     mcpTool: "catalog_stamp",

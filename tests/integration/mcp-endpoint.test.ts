@@ -268,6 +268,31 @@ describe("/mcp", () => {
     expect(JSON.parse(refused.content[1].text)).toEqual(refused.structuredContent);
   });
 
+  // RFC 9110 §8.3.1 and §12.5.1: type and subtype are case-insensitive. The SDK's transport looked for the lower-case
+  // strings and answered these headers with 406 Not Acceptable and 415 Unsupported Media Type.
+  it("takes the Accept and Content-Type media types in any case, and still refuses other types", async () => {
+    const post = async (headers: Record<string, string>) => {
+      const res = await mcpPost(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "catalog_policy_list", arguments: {} } }),
+        }),
+      );
+      return { status: res.status, body: await res.json() };
+    };
+    for (const headers of [
+      { accept: "Application/JSON, Text/Event-Stream", "content-type": "Application/JSON" },
+      { accept: "TEXT/EVENT-STREAM;q=0.9, APPLICATION/JSON", "content-type": "application/JSON; Charset=UTF-8" },
+    ]) {
+      const { status, body } = await post(headers);
+      expect(status, JSON.stringify(headers)).toBe(200);
+      expect(body.result.structuredContent, JSON.stringify(headers)).toMatchObject({ ok: true, audit_signed: false });
+    }
+    expect((await post({ accept: "Application/JSON", "content-type": "Application/JSON" })).status).toBe(406);
+    expect((await post({ accept: "Application/JSON, Text/Event-Stream", "content-type": "Text/Plain" })).status).toBe(415);
+  });
+
   // JSON-RPC 2.0: valid JSON that is not a request (an object without jsonrpc/method, an empty or non-message batch)
   // is -32600 Invalid Request, not -32700 Parse error (the SDK's answer) nor a 202 with no body (an empty batch);
   // a body over the cap is a JSON-RPC error like every other answer of /mcp, not the REST Error body.

@@ -14,6 +14,7 @@ import { GET as statsGet } from "@/app/v1/stats/route";
 import { GET as creditsGet } from "@/app/v1/credits/route";
 import { GET as watchGet, POST as watchPost } from "@/app/v1/watch/route";
 import { GET as lookalikesGet } from "@/app/v1/lookalikes/route";
+import { GET as stampGet } from "@/app/v1/stamp/route";
 import { API_OPERATIONS } from "@/lib/openapi/operations";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, request } from "../helpers/catalog-fixture";
@@ -163,6 +164,13 @@ describe("GET /v1/openapi.json", () => {
     conforms("CreditsResult", await body(await creditsGet(request("/v1/credits", { key }))));
     conforms("WatchCreateResponse", await body(await watchPost(request("/v1/watch", { key, body: { server_name: PAGE_SERVERS.pass, email: "me@example.com" } }))));
     conforms("WatchListResponse", await body(await watchGet(request("/v1/watch", { key }))));
+    // the stamp's text/plain answer, by the line schema the document gives it (catalog_stamp's StampResult holds the same line)
+    const stampText = (await stampGet(request(`/v1/stamp?name=${PAGE_SERVERS.pass}`, { key }))).text();
+    const stampLine = ajv.compile(doc.paths["/v1/stamp"].get.responses["200"].content["text/plain"].schema);
+    expect(stampLine((await stampText).trimEnd()), JSON.stringify(stampLine.errors)).toBe(true);
+    conforms("StampResult", { ok: true, stamp: (await stampText).trimEnd() });
+    expect(stampLine(doc.paths["/v1/stamp"].get.responses["200"].content["text/plain"].example)).toBe(true);
+    expect(stampLine("CATALOG-STAMP/1 MAYBE x builtin:baseline@1")).toBe(false);
     conforms("Error", await body(await serverGet(request("/v1/server?name=io.github.nobody/x", { key })), 404));
     conforms("Error", await body(await preflightPost(request("/v1/preflight", { body: { server_name: "x", extra: 1 } })), 400));
 

@@ -24,6 +24,7 @@ export function registerAuditTool(server: McpServer) {
       `Costs ${CREDIT_COSTS.config_audit} credit per distinct config per UTC day; without a key one config of up to 25 entries per IP per day.`,
     schema: auditToolInputSchema,
     options: { metered: true, cost: CREDIT_COSTS.config_audit },
+    output: "AuditResult",
     run: async ({ config, ...query }, ctx) => {
       if (Buffer.byteLength(config) > AUDIT_MAX_BODY_BYTES) {
         throw new ApiError("payload_too_large", `the config is over the ${AUDIT_MAX_BODY_BYTES}-byte limit`);

@@ -17,6 +17,7 @@ export function registerCatalogTools(server: McpServer) {
       `connecting. q: at least 2 characters; limit 1–50 (default 20). Costs ${CREDIT_COSTS.search} credit per distinct query a day.`,
     schema: searchQuerySchema,
     options: { metered: true, cost: CREDIT_COSTS.search },
+    output: "SearchResult",
     run: async (input, ctx) => {
       const r = await searchServers(await getDb(), input, ctx);
       return {
@@ -37,6 +38,7 @@ export function registerCatalogTools(server: McpServer) {
       `evidence times. Unknown evidence is said to be unknown. Use catalog_preflight for a decision. Costs ${CREDIT_COSTS.lookup} credit per server a day.`,
     schema: serverNameQuerySchema,
     options: { metered: true, cost: CREDIT_COSTS.lookup },
+    output: "HealthCardResponse",
     run: async ({ name }, ctx) => {
       const card = await getServerCard(await getDb(), name, ctx);
       return {
@@ -55,6 +57,7 @@ export function registerCatalogTools(server: McpServer) {
       `Costs ${CREDIT_COSTS.lookalikes} credit.`,
     schema: serverNameQuerySchema,
     options: { metered: true, cost: CREDIT_COSTS.lookalikes },
+    output: "LookalikesResult",
     run: async ({ name }, ctx) => {
       const r = await listLookalikes(await getDb(), name, ctx);
       return { data: r, summary: r.count ? `${r.count} lookalike(s) of ${name}: ${r.lookalikes.map((l) => l.name).join(", ")}` : `no lookalikes of ${name}` };

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { getDb } from "@/lib/db/client";
-import { preflightInputSchema } from "@/lib/schemas/preflight";
+import { preflightInputSchema, type PreflightResult } from "@/lib/schemas/preflight";
 import { preflight, PREFLIGHT_COST } from "@/lib/services/preflight";
 import { stamp } from "@/lib/services/stamp";
 import { getPolicyCatalog } from "@/lib/services/get-policy-catalog";
@@ -21,11 +21,13 @@ export function registerDecisionTools(server: McpServer) {
     // refresh=if_stale probes the server's own remote endpoint
     hints: { openWorld: true },
     options: { metered: true, cost: PREFLIGHT_COST },
+    output: "PreflightResult",
     run: async (input, ctx) => {
       const result = await preflight(await getDb(), input, ctx);
       const top = result.reasons.find((r) => r.result === "block") ?? result.reasons.find((r) => r.result === "review" || r.result === "unknown");
       return {
-        data: result,
+        // the engine types an evidence value as unknown; it is always JSON, read from the facts
+        data: result as PreflightResult,
         summary:
           `${result.decision} for ${result.server_name} under ${result.policy.id}@1 (valid until ${result.valid_until})` +
           (top ? `: ${top.summary}` : "") +
@@ -45,6 +47,7 @@ export function registerDecisionTools(server: McpServer) {
     // refresh=if_stale probes the server's own remote endpoint
     hints: { openWorld: true },
     options: { metered: true, cost: PREFLIGHT_COST },
+    output: "StampResult",
     run: async (input, ctx) => {
       const line = await stamp(await getDb(), input, ctx);
       return { data: { ok: true, stamp: line }, summary: line };
@@ -58,6 +61,7 @@ export function registerDecisionTools(server: McpServer) {
       "Lists the three immutable preflight policies (baseline@1, first-party@1, strict@1), the ruleset they run and their digests, to choose a policy for " +
       "catalog_preflight or explain a decision. Unmetered.",
     schema: null,
+    output: "PolicyCatalog",
     run: async () => {
       const catalog = getPolicyCatalog();
       return {

@@ -14,6 +14,7 @@ export function registerReportTools(server: McpServer) {
     title: "Headline counts",
     description: "Headline counts of the catalog: servers by registry status and health, verified servers, artifact kinds, evaluations in the last 24 h. Unmetered.",
     schema: null,
+    output: "StatsReport",
     run: async () => {
       const s = await getStats(await getDb());
       return { data: s, summary: `${s.servers.listed} listed servers (as of ${s.as_of ?? "never synced"}); ${s.verified} verified; health ${JSON.stringify(s.health)}` };
@@ -27,6 +28,7 @@ export function registerReportTools(server: McpServer) {
       "The newest servers by first_seen_at, as evidence cards, paginated with next_cursor. New servers have little evidence yet: run catalog_preflight before " +
       "connecting. Unmetered.",
     schema: recentQuerySchema,
+    output: "RecentResult",
     run: async (input) => {
       const r = await listRecentServers(await getDb(), input);
       return { data: r, summary: r.servers.map((c) => `${c.server_name} (first seen ${String((c as Record<string, unknown>).first_seen_at ?? "?")})`).join("\n") || "no servers" };
@@ -40,6 +42,7 @@ export function registerReportTools(server: McpServer) {
       "How much the catalog knows and how fresh it is: census totals, per-source coverage and freshness, identity evidence, harvest state and the discovery " +
       "pipeline. Use it to judge how much an UNKNOWN or a stale fact says. Unmetered.",
     schema: null,
+    output: "CoverageReport",
     run: async () => {
       const c = await getCoverage(await getDb());
       return { data: c, summary: "coverage report: census, sources, identity, harvest and discovery state (see structured content)" };
@@ -54,6 +57,7 @@ export function registerReportTools(server: McpServer) {
       "registry_status, spec_era_change), oldest first from `since` (the next_cursor of your last call; omit it for the newest page); limit 1–500 (default 100). Poll hourly. REST twin: " +
       "GET /v1/changes. Unmetered.",
     schema: changeFeedQuerySchema,
+    output: "ChangeFeed",
     run: async (input) => {
       const r = await listChanges(await getDb(), input);
       const listed = r.changes.slice(0, 10).map((c) => `${c.kind} ${c.server_name}`).join("; ");

@@ -18,6 +18,7 @@ export function registerWatchTools(server: McpServer) {
     // the same key, server and target update the one watch
     hints: { readOnly: false, destructive: false, idempotent: true },
     options: { keyRequired: true, metered: true, cost: WATCH_SUBSCRIBE_COST },
+    output: "WatchCreateResponse",
     run: async (input, ctx) => {
       const r = await createWatch(await getDb(), input, ctx);
       return { data: r, summary: `${r.created ? "created" : "updated"} watch ${r.watch.id} on ${r.watch.server_name}${r.secret ? "; store the secret now, it is not shown again" : ""}` };
@@ -30,6 +31,7 @@ export function registerWatchTools(server: McpServer) {
     description: "The API key's account's active watches (no secrets). Needs an API key. Unmetered.",
     schema: null,
     options: { keyRequired: true },
+    output: "WatchListResponse",
     run: async (_input, { caller }) => {
       const r = await listWatches(await getDb(), caller);
       return { data: r, summary: r.count ? r.watches.map((w) => `${w.id} ${w.server_name}`).join("\n") : "no active watches" };
@@ -43,6 +45,7 @@ export function registerWatchTools(server: McpServer) {
     schema: watchDeleteQuerySchema,
     hints: { readOnly: false, destructive: true, idempotent: true },
     options: { keyRequired: true },
+    output: "WatchDeleteResponse",
     run: async ({ id }, { caller }) => {
       const r = await deleteWatch(await getDb(), caller, id);
       return { data: r, summary: `watch ${r.watch.id} unsubscribed` };
