@@ -2,11 +2,20 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { nameFromRequestPath } from "@/lib/cards/links";
 import { serverExists } from "@/lib/services/get-server-page";
+import { REQUEST_METHOD_HEADER } from "@/lib/api/page-request";
+import { csrfCookieName, csrfTokenOf, newCsrfCookie } from "@/lib/auth/csrf-token";
 import { log } from "@/lib/log";
 import { MISSING_SERVER_HEADER, UNCLAIMED_PATH } from "@/app/servers/missing-server";
 
 // Node.js runtime: the catalog is read with the same database handle as the pages (one PGlite per process).
-export const config = { runtime: "nodejs", matcher: "/servers/:path+" };
+export const config = { runtime: "nodejs", matcher: ["/servers/:path+", "/", "/signin"] };
+
+export async function middleware(req: NextRequest): Promise<NextResponse> {
+  const path = req.nextUrl.pathname;
+  if (path === "/") return withRequestMethod(req);
+  if (path === "/signin") return withCsrfCookie(req);
+  return missingServerTo404(req);
+}
 
 /**
  * An unknown server name is answered here, before any page renders. A notFound() thrown by the server page
@@ -15,7 +24,7 @@ export const config = { runtime: "nodejs", matcher: "/servers/:path+" };
  * got a blank page. A path no route claims is fully server-rendered by the root not-found page, so the request
  * is rewritten to one, marked so that page says which server is missing rather than "no page here".
  */
-export async function middleware(req: NextRequest): Promise<NextResponse> {
+async function missingServerTo404(req: NextRequest): Promise<NextResponse> {
   const name = nameFromRequestPath(req.url, "/servers/", "");
   try {
     if (await serverExists(await getDb(), name)) return NextResponse.next();
@@ -27,4 +36,25 @@ export async function middleware(req: NextRequest): Promise<NextResponse> {
   const headers = new Headers(req.headers);
   headers.set(MISSING_SERVER_HEADER, "1");
   return NextResponse.rewrite(new URL(UNCLAIMED_PATH, req.url), { request: { headers } });
+}
+
+/** The home page searches `/?q=` itself, which spends a look-up: it must know a HEAD, whose answer nobody reads. */
+function withRequestMethod(req: NextRequest): NextResponse {
+  const headers = new Headers(req.headers);
+  headers.set(REQUEST_METHOD_HEADER, req.method);
+  return NextResponse.next({ request: { headers } });
+}
+
+/**
+ * The sign-in form posts straight to next-auth (no script fetching /api/auth/csrf first), so the page must
+ * carry the token of a csrf cookie the browser already has: one is set here, on the request too, so the page
+ * renders the token of the very cookie this answer sets. A valid cookie is kept (next-auth keeps it too).
+ */
+function withCsrfCookie(req: NextRequest): NextResponse {
+  if (csrfTokenOf(req.cookies.get(csrfCookieName(req.headers))?.value)) return NextResponse.next();
+  const cookie = newCsrfCookie(req.headers);
+  req.cookies.set(cookie.name, cookie.value);
+  const res = NextResponse.next({ request: { headers: req.headers } });
+  res.cookies.set(cookie.name, cookie.value, cookie.options);
+  return res;
 }

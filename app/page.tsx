@@ -7,12 +7,14 @@ import { listRecentServers } from "@/lib/services/list-recent-servers";
 import { Time } from "./_components/time";
 import { number, serverPagePath } from "./_components/format";
 import { SearchBox } from "./search-box";
+import { homeSearch } from "./home-search";
 
 export const dynamic = "force-dynamic";
 
-export default async function HomePage() {
+export default async function HomePage({ searchParams }: { searchParams: Promise<{ q?: string | string[] }> }) {
   const db = await getDb();
-  const [status, stats, recent] = await Promise.all([getCatalogStatus(db), getStats(db), listRecentServers(db, { limit: 5 })]);
+  const { q } = await searchParams;
+  const [status, stats, recent, search] = await Promise.all([getCatalogStatus(db), getStats(db), listRecentServers(db, { limit: 5 }), homeSearch(q)]);
   const failed = status.lastSync?.status === "failed";
   return (
     <>
@@ -26,7 +28,7 @@ export default async function HomePage() {
         What it is not: a PASS is not a security finding, not an install or execution authorization and not a sandbox.
         Stop on BLOCK, ask a human on REVIEW, and still review permissions and code on PASS.
       </p>
-      <SearchBox />
+      <SearchBox initial={search} />
       <section aria-labelledby="stats">
         <h2 id="stats">The catalog in numbers</h2>
         <ul className="stats" data-testid="stats">

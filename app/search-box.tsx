@@ -1,23 +1,14 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { waitText } from "./_components/wait-text";
 import { serverPagePath } from "@/lib/cards/links";
+import { SEARCH_BOX_LIMIT, searchErrorText, type SearchBoxAnswer, type SearchBoxResult as Result } from "./search-answer";
 
 // GET /v1/search spends one of an anonymous IP's 10 daily lookups per distinct query, so the box waits for a
 // pause in typing, needs 2 characters, never asks the same query twice, and cancels answers overtaken by typing.
+// Without JavaScript the same form is sent as GET /?q=, which the home page answers itself (app/home-search.ts).
 const DEBOUNCE_MS = 450;
 const MIN_CHARS = 2;
-
-interface Result {
-  server_name: string;
-  title: string | null;
-  description: string | null;
-  health: string;
-  verified: boolean;
-  trust_score: number;
-  match: string;
-}
 
 type State =
   | { kind: "idle" }
@@ -25,21 +16,41 @@ type State =
   | { kind: "done"; q: string; results: Result[] }
   | { kind: "error"; q: string; message: string };
 
-export function SearchBox() {
+function answered(initial: SearchBoxAnswer | undefined): State {
+  if (initial && "results" in initial) return { kind: "done", q: initial.q.trim(), results: initial.results };
+  if (initial && "error" in initial) return { kind: "error", q: initial.q.trim(), message: initial.error };
+  return { kind: "idle" };
+}
+
+/** Keeps the address bar's `?q=` on the query shown, so a reload or a shared link asks it again (on the server). */
+function keepQueryInUrl(q: string) {
+  const url = new URL(window.location.href);
+  if ((url.searchParams.get("q") ?? "") === q) return;
+  if (q) url.searchParams.set("q", q);
+  else url.searchParams.delete("q");
+  window.history.replaceState(null, "", url);
+}
+
+/** `initial`: the page's own answer to `/?q=`, shown as the box would have shown it (and not asked again). */
+export function SearchBox({ initial }: { initial?: SearchBoxAnswer }) {
   const id = useId();
-  const [q, setQ] = useState("");
-  const [state, setState] = useState<State>({ kind: "idle" });
-  const cache = useRef(new Map<string, Result[]>());
+  const [q, setQ] = useState(initial?.q ?? "");
+  const [state, setState] = useState<State>(() => answered(initial));
+  const cache = useRef(new Map<string, Result[]>(initial && "results" in initial ? [[initial.q.trim(), initial.results]] : []));
   const inflight = useRef<AbortController | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // the page answered (or refused) its query already: the first run would only repeat it
+  const skipFirstRun = useRef(state.kind !== "idle");
 
   async function run(query: string) {
     const key = query.trim();
     if (key.length < MIN_CHARS) {
       inflight.current?.abort();
       setState({ kind: "idle" });
+      keepQueryInUrl("");
       return;
     }
+    keepQueryInUrl(key);
     const hit = cache.current.get(key);
     if (hit) {
       setState({ kind: "done", q: key, results: hit });
@@ -50,11 +61,10 @@ export function SearchBox() {
     inflight.current = ctrl;
     setState({ kind: "loading", q: key });
     try {
-      const res = await fetch(`/v1/search?${new URLSearchParams({ q: key, limit: "10" })}`, { signal: ctrl.signal, headers: { accept: "application/json" } });
+      const res = await fetch(`/v1/search?${new URLSearchParams({ q: key, limit: String(SEARCH_BOX_LIMIT) })}`, { signal: ctrl.signal, headers: { accept: "application/json" } });
       const body = await res.json().catch(() => null);
       if (!res.ok || !body?.ok) {
-        const wait = body?.retry_after ? ` Try again in about ${waitText(body.retry_after)}, or sign in and use an API key.` : "";
-        setState({ kind: "error", q: key, message: `${body?.message ?? `search failed (${res.status})`}.${wait}` });
+        setState({ kind: "error", q: key, message: searchErrorText(res.status, body) });
         return;
       }
       cache.current.set(key, body.results);
@@ -66,6 +76,10 @@ export function SearchBox() {
 
   useEffect(() => {
     if (timer.current) clearTimeout(timer.current);
+    if (skipFirstRun.current) {
+      skipFirstRun.current = false;
+      return;
+    }
     timer.current = setTimeout(() => void run(q), DEBOUNCE_MS);
     return () => {
       if (timer.current) clearTimeout(timer.current);
@@ -77,6 +91,8 @@ export function SearchBox() {
     <div className="search">
       <form
         role="search"
+        method="get"
+        action="/"
         onSubmit={(e) => {
           e.preventDefault();
           if (timer.current) clearTimeout(timer.current);

@@ -135,7 +135,7 @@ describe("account and API keys in a browser", () => {
   });
 
   it("signs out without JavaScript too", async () => {
-    // a second user signs in with JavaScript (the sign-in form needs it), then reads the account page without
+    // a second user signs in with JavaScript, then reads the account page without
     const other = `e2e-nojs-${Date.now()}@example.test`;
     const withJs = await browser.newPage();
     await withJs.goto(`${server.url}/signin`);

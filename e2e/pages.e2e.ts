@@ -122,6 +122,8 @@ describe("web pages in a browser", () => {
     const results = page.getByTestId("search-result");
     await results.first().waitFor();
     expect(await results.count()).toBe(2);
+    // the address bar follows the query, so a reload or a shared link asks it again
+    expect(new URL(page.url()).searchParams.get("q")).toBe("weath");
     await axe("home-search-results");
     await shoot("home-search-results");
     await results.filter({ hasText: PAGE_SERVERS.pass }).getByRole("link").click();
@@ -135,6 +137,30 @@ describe("web pages in a browser", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(markdown);
     const badge = page.getByRole("img", { name: `mcp preflight badge of ${PAGE_SERVERS.pass}` });
     await expect.poll(() => badge.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  });
+
+  it("a page opened at /?q= shows the results the server found, and the box asks only what is typed next", async () => {
+    const asked: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname === "/v1/search") asked.push(url.searchParams.get("q")!);
+    };
+    page.on("request", onRequest);
+    try {
+      await page.goto(`${server.url}/?q=weath`);
+      const box = page.getByLabel("Search servers by name, title or description");
+      expect(await box.inputValue()).toBe("weath");
+      expect(await page.getByTestId("search-result").count()).toBe(2);
+      await page.waitForTimeout(1000); // past the box's 450 ms pause
+      expect(asked).toEqual([]);
+      await box.press("End");
+      await box.pressSequentially("er", { delay: 40 });
+      await expect.poll(() => asked).toEqual(["weather"]);
+      await page.waitForURL((u) => u.searchParams.get("q") === "weather");
+      expect(await page.getByTestId("search-result").count()).toBe(2);
+    } finally {
+      page.off("request", onRequest);
+    }
   });
 
   it.each(Object.values(PAGE_SERVERS))("the page of %s shows what GET /v1/server and POST /v1/preflight answer", async (name) => {

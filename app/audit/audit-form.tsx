@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from "react";
+import { useActionState, useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from "react";
 import { formatAuditText } from "@/lib/config-audit/format-text";
 import type { AuditResult } from "@/lib/schemas/config-audit";
 import styles from "./audit.module.css";
 import { auditErrorText } from "./audit-error-text";
+import { auditConfigAction, type AuditActionState } from "./actions";
 
 const MAX_BYTES = 256 * 1024;
 const EXIT_MEANING: Record<number, string> = {
@@ -13,19 +14,28 @@ const EXIT_MEANING: Record<number, string> = {
   2: "exit code 2 (strict): at least one server needs REVIEW or is UNKNOWN",
 };
 
-/** Paste or drop a config, POST it to /v1/audit, show a verdict table; the text form downloads as a file. */
+/**
+ * Paste or drop a config, POST it to /v1/audit, show a verdict table; the text form downloads as a file. Without
+ * JavaScript the form is sent to a server action (./actions.ts) instead, and the page comes back with its answer.
+ */
 export function AuditForm() {
   const id = useId();
-  const [text, setText] = useState("");
-  const [filename, setFilename] = useState("");
-  const [policy, setPolicy] = useState("builtin:baseline");
-  const [strict, setStrict] = useState(false);
+  // changed only by a form sent without JavaScript: the page is rendered anew with it
+  const [sent, formAction] = useActionState<AuditActionState, FormData>(auditConfigAction, {});
+  const [text, setText] = useState(sent.values?.config ?? "");
+  const [filename, setFilename] = useState(sent.values?.filename ?? "");
+  const [policy, setPolicy] = useState(sent.values?.policy_id ?? "builtin:baseline");
+  const [strict, setStrict] = useState(sent.values?.strict ?? false);
   const [apiKey, setApiKey] = useState("");
   const [dragging, setDragging] = useState(false);
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<AuditResult | null>(null);
+  const [error, setError] = useState<string | null>(sent.error ?? null);
+  const [result, setResult] = useState<AuditResult | null>(sent.result ?? null);
+  // what needs the script (the empty-box check on the button, the download) waits for it
+  const [hydrated, setHydrated] = useState(false);
   const resultsRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => setHydrated(true), []);
 
   // move focus to the results once they are on screen, so keyboard and screen-reader users land on them
   useEffect(() => {
@@ -86,7 +96,7 @@ export function AuditForm() {
 
   return (
     <>
-      <form className={styles.form} onSubmit={onSubmit} aria-describedby={`${id}-hint`}>
+      <form className={styles.form} action={formAction} onSubmit={onSubmit} aria-describedby={`${id}-hint`}>
         <div className={styles.field}>
           <label htmlFor={`${id}-config`}>Config file contents</label>
           <textarea
@@ -104,7 +114,6 @@ export function AuditForm() {
             spellCheck={false}
             autoCapitalize="off"
             autoCorrect="off"
-            required
             placeholder='{ "mcpServers": { "github": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"] } } }'
           />
           <p id={`${id}-hint`} className={styles.hint}>
@@ -114,12 +123,13 @@ export function AuditForm() {
         <div className={styles.row}>
           <div className={styles.field}>
             <label htmlFor={`${id}-file`}>Choose a file</label>
-            <input id={`${id}-file`} type="file" accept=".json,.jsonc,.toml,.yaml,.yml,application/json,text/plain" onChange={(e) => void readFile(e.target.files?.[0])} />
+            <input id={`${id}-file`} name="file" type="file" accept=".json,.jsonc,.toml,.yaml,.yml,application/json,text/plain" onChange={(e) => void readFile(e.target.files?.[0])} />
           </div>
           <div className={styles.field}>
             <label htmlFor={`${id}-name`}>File name or path (optional)</label>
             <input
               id={`${id}-name`}
+              name="filename"
               type="text"
               value={filename}
               onChange={(e) => setFilename(e.target.value)}
@@ -134,7 +144,7 @@ export function AuditForm() {
         <div className={styles.row}>
           <div className={styles.field}>
             <label htmlFor={`${id}-policy`}>Policy</label>
-            <select id={`${id}-policy`} value={policy} onChange={(e) => setPolicy(e.target.value)}>
+            <select id={`${id}-policy`} name="policy_id" value={policy} onChange={(e) => setPolicy(e.target.value)}>
               <option value="builtin:baseline">baseline@1</option>
               <option value="builtin:first-party">first-party@1</option>
               <option value="builtin:strict">strict@1</option>
@@ -142,14 +152,14 @@ export function AuditForm() {
           </div>
           <div className={styles.field}>
             <label htmlFor={`${id}-key`}>API key (optional)</label>
-            <input id={`${id}-key`} type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder="catk_…" />
+            <input id={`${id}-key`} name="api_key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder="catk_…" />
           </div>
           <label>
-            <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} /> Strict: REVIEW and UNKNOWN fail too
+            <input type="checkbox" name="strict" value="1" checked={strict} onChange={(e) => setStrict(e.target.checked)} /> Strict: REVIEW and UNKNOWN fail too
           </label>
         </div>
         <div className={styles.actions}>
-          <button type="submit" disabled={pending || !text.trim()}>
+          <button type="submit" disabled={pending || (hydrated && !text.trim())}>
             {pending ? "Auditing…" : "Audit"}
           </button>
         </div>
@@ -171,11 +181,13 @@ export function AuditForm() {
               {result.counts.BLOCK} BLOCK, {result.counts.UNKNOWN} UNKNOWN. Layout <code>{result.layout}</code> ({result.format}), policy{" "}
               <code>{result.policy.id}</code>; {EXIT_MEANING[result.exit_code]}.
             </p>
-            <div className={styles.actions}>
-              <button type="button" onClick={download}>
-                Download as text
-              </button>
-            </div>
+            {hydrated && (
+              <div className={styles.actions}>
+                <button type="button" onClick={download}>
+                  Download as text
+                </button>
+              </div>
+            )}
             {result.entries.length > 0 && (
               <div className={styles.tableWrap}>
                 <table className={styles.table}>

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { cookies, headers } from "next/headers";
 import { devMailboxEnabled } from "@/lib/config";
+import { csrfCookieName, csrfTokenOf } from "@/lib/auth/csrf-token";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
@@ -13,6 +15,8 @@ const ERRORS: Record<string, string> = {
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const { callbackUrl, error } = await searchParams;
   const target = callbackUrl?.startsWith("/") ? callbackUrl : "/account";
+  // the cookie middleware.ts makes sure of, so the form also works as a plain HTML post (no JavaScript)
+  const csrfToken = csrfTokenOf((await cookies()).get(csrfCookieName(await headers()))?.value);
   return (
     <>
       <h1>Sign in</h1>
@@ -25,7 +29,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {ERRORS[error] ?? "Sign-in failed. Ask for a new link."}
         </p>
       )}
-      <SignInForm callbackUrl={target} />
+      <SignInForm callbackUrl={target} csrfToken={csrfToken} />
       {devMailboxEnabled() && (
         <p className="notice">
           This server has no mail server configured (<code>SMTP_URL</code>): the link is written to the server log and to the{" "}

@@ -3,10 +3,16 @@
 import { useState } from "react";
 import { signIn } from "next-auth/react";
 
-export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+/**
+ * With JavaScript, next-auth's client signs in (it fetches its own csrf token). Without, the same form is a plain
+ * POST to next-auth's endpoint, carrying the token of the cookie the page was served with.
+ */
+export function SignInForm({ callbackUrl, csrfToken }: { callbackUrl: string; csrfToken: string | null }) {
   const [pending, setPending] = useState(false);
   return (
     <form
+      method="post"
+      action="/api/auth/signin/email"
       onSubmit={async (e) => {
         e.preventDefault();
         setPending(true);
@@ -15,6 +21,8 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
         setPending(false);
       }}
     >
+      {csrfToken && <input type="hidden" name="csrfToken" value={csrfToken} />}
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <label htmlFor="email">E-mail address</label>{" "}
       <input id="email" name="email" type="email" required autoComplete="email" />{" "}
       <button type="submit" disabled={pending}>

@@ -7,7 +7,7 @@ import { socketIp } from "./socket-ip";
  * the anonymous allowance. Next.js passes the socket address in x-real-ip... only
  * on some platforms, so the fallback is a constant bucket rather than a guess.
  */
-export function clientIp(req: Request): string {
+export function clientIp(req: { headers: { get(name: string): string | null } }): string {
   if (trustProxy()) {
     const forwarded = forwardedChain(req.headers.get("x-forwarded-for")).at(-1);
     if (forwarded) return forwarded;

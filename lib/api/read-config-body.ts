@@ -13,14 +13,26 @@ export async function readConfigBody(req: Request): Promise<string> {
   try {
     bytes = await readBinaryBody(req, AUDIT_MAX_BODY_BYTES);
   } catch (err) {
-    if (err instanceof ApiError && err.code === "payload_too_large") {
-      throw new ApiError(
-        "payload_too_large",
-        `the config file is over ${AUDIT_MAX_BODY_BYTES / 1024} KiB; a client's whole settings file (~/.claude.json also keeps project history) can be cut to its server map: send {"mcpServers": {…}} alone`,
-      );
-    }
+    if (err instanceof ApiError && err.code === "payload_too_large") throw configTooLarge();
     throw err;
   }
+  return configText(bytes);
+}
+
+/** A config file sent in a form (the audit page without JavaScript), held to the same limits as a request body. */
+export function readConfigBytes(bytes: Uint8Array): string {
+  if (bytes.length > AUDIT_MAX_BODY_BYTES) throw configTooLarge();
+  return configText(bytes);
+}
+
+function configTooLarge(): ApiError {
+  return new ApiError(
+    "payload_too_large",
+    `the config file is over ${AUDIT_MAX_BODY_BYTES / 1024} KiB; a client's whole settings file (~/.claude.json also keeps project history) can be cut to its server map: send {"mcpServers": {…}} alone`,
+  );
+}
+
+function configText(bytes: Uint8Array): string {
   try {
     return decodeConfigBytes(bytes);
   } catch (err) {

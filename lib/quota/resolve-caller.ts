@@ -50,8 +50,8 @@ export const INVALID_KEY = "the API key in x-api-key is not valid (unknown, malf
 const MISSING_KEY = `this call needs an API key in the ${API_KEY_HEADER} header; create one on the account page`;
 const KEY_IN_AUTHORIZATION = `send the API key in the ${API_KEY_HEADER} header, not in Authorization`;
 
-/** Reads the key and client IP from a request (the REST and MCP adapters). */
-export function callerInputFrom(req: Request): CallerInput {
+/** Reads the key and client IP from a request (the REST and MCP adapters) or a page's request headers. */
+export function callerInputFrom(req: { headers: { get(name: string): string | null } }): CallerInput {
   return {
     apiKey: req.headers.get(API_KEY_HEADER),
     keyInAuthorization: /^\s*bearer\s+catk_/i.test(req.headers.get("authorization") ?? ""),

@@ -1,0 +1,28 @@
+import { headers } from "next/headers";
+import { callForPage } from "@/lib/api/page-call";
+import { readByAPerson } from "@/lib/api/page-request";
+import { parseWith } from "@/lib/api/request";
+import { SEARCH_QUERY_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { searchQuerySchema } from "@/lib/schemas/health-card";
+import { searchServers } from "@/lib/services/search-servers";
+import { SEARCH_BOX_LIMIT, searchErrorText, toSearchBoxResult, type SearchBoxAnswer } from "./search-answer";
+
+/**
+ * The search of the home page's `/?q=` (the search box's form, sent without JavaScript): GET /v1/search's
+ * service under the same metering, as the keyless caller the box is (docs/web-pages.md, "Search box"). A query
+ * the API would refuse is answered with a message before anything is counted; a HEAD or a prefetch asks nothing.
+ */
+export async function homeSearch(param: string | string[] | undefined): Promise<SearchBoxAnswer | undefined> {
+  if (param === undefined) return undefined;
+  const raw = Array.isArray(param) ? (param[0] ?? "") : param;
+  const q = raw.trim();
+  if (q.length < SEARCH_QUERY_MIN) return { q: raw, error: `Type at least ${SEARCH_QUERY_MIN} characters to search.` };
+  if (q.length > SEARCH_QUERY_MAX) return { q: raw, error: `A search is at most ${SEARCH_QUERY_MAX} characters; this one has ${q.length}.` };
+  if (!readByAPerson(await headers())) return { q: raw };
+  const answer = await callForPage(null, async ({ charge }) =>
+    searchServers(await getDb(), parseWith(searchQuerySchema, { q, limit: String(SEARCH_BOX_LIMIT) }, "query"), { charge }),
+  );
+  if (!answer.ok) return { q: raw, error: searchErrorText(answer.status, answer.body) };
+  return { q: raw, results: answer.value.results.map(toSearchBoxResult) };
+}

@@ -1,0 +1,35 @@
+import { waitText } from "./_components/wait-text";
+
+// Shared by the search box (a client component) and the home page's server-side search, so a reader with and
+// without JavaScript asks the same query the same way and reads the same results and messages.
+
+/** Results the box and the page ask for. */
+export const SEARCH_BOX_LIMIT = 10;
+
+/** What the box shows of each result (a HealthCard's fields, as GET /v1/search answers them). */
+export interface SearchBoxResult {
+  server_name: string;
+  title: string | null;
+  description: string | null;
+  health: string;
+  verified: boolean;
+  trust_score: number;
+  match: string;
+}
+
+/**
+ * The home page's own search for `/?q=`, done on the server: its results, or the message the box shows, or
+ * neither when the request was one nobody reads (a HEAD, a prefetch) and the query was not asked.
+ */
+export type SearchBoxAnswer = { q: string; results: SearchBoxResult[] } | { q: string; error: string } | { q: string };
+
+export function toSearchBoxResult(r: SearchBoxResult): SearchBoxResult {
+  const { server_name, title, description, health, verified, trust_score, match } = r;
+  return { server_name, title, description, health, verified, trust_score, match };
+}
+
+/** The line the box shows for an error answer of GET /v1/search (the contract's Error body, or none). */
+export function searchErrorText(status: number, body: { message?: string; retry_after?: number } | null): string {
+  const wait = body?.retry_after ? ` Try again in about ${waitText(body.retry_after)}, or sign in and use an API key.` : "";
+  return `${body?.message ?? `search failed (${status})`}.${wait}`;
+}
