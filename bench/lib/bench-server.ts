@@ -102,6 +102,14 @@ export interface LoadRun {
   p50: number;
   p95: number;
   p99: number;
+  /**
+   * p99 of the answers after each connection's first. A first answer also waits for its connection to be
+   * accepted, and under saturation Node accepts one new connection per event-loop turn (libuv ≥ 1.45), so
+   * at a run's start a share of its connections wait seconds while the others are served (docs/preflight.md).
+   */
+  p99Steady: number;
+  /** The slowest first answer of a connection (its accept wait included). */
+  firstMax: number;
   requests: number;
   non2xx: number;
   errors: number;
@@ -129,6 +137,9 @@ export function loadRun(
 ): Promise<LoadRun> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
+    const steady: number[] = [];
+    const answered = new Set<unknown>();
+    let firstMax = 0;
     const cpuBefore = cpuSeconds();
     const dbCpuBefore = databaseCpuTicks();
     const instance = autocannon(
@@ -146,12 +157,15 @@ export function loadRun(
       (err: Error | null, result: autocannon.Result) => {
         if (err) return reject(err);
         latencies.sort((a, b) => a - b);
-        const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+        steady.sort((a, b) => a - b);
+        const at = (p: number, xs = latencies) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
         const run: LoadRun = {
           rps: result.requests.average,
           p50: at(50),
           p95: at(95),
           p99: at(99),
+          p99Steady: at(99, steady),
+          firstMax,
           requests: result.requests.total,
           non2xx: result.non2xx,
           errors: result.errors + result.timeouts,
@@ -162,12 +176,19 @@ export function loadRun(
           (Number.isNaN(run.cpuMsPerRequest) ? "" : `   server CPU ${run.cpuMsPerRequest.toFixed(2)} ms/req`) +
           (Number.isNaN(run.dbCpuMsPerRequest) ? "" : `, database CPU ${run.dbCpuMsPerRequest.toFixed(2)} ms/req`);
         console.log(
-          `${label.padEnd(16)} ${run.rps.toFixed(0).padStart(6)} req/s   p50 ${run.p50.toFixed(1)} ms   p95 ${run.p95.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms${cpu}   (${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)`,
+          `${label.padEnd(16)} ${run.rps.toFixed(0).padStart(6)} req/s   p50 ${run.p50.toFixed(1)} ms   p95 ${run.p95.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms (${run.p99Steady.toFixed(1)} ms after each connection's first answer, slowest first ${run.firstMax.toFixed(0)} ms)${cpu}   (${run.requests} requests, ${run.non2xx} non-2xx, ${run.errors} errors)`,
         );
         resolve(run);
       },
     );
-    instance.on("response", (_c: unknown, _s: number, _b: number, responseTime: number) => latencies.push(responseTime));
+    instance.on("response", (client: unknown, _s: number, _b: number, responseTime: number) => {
+      latencies.push(responseTime);
+      if (answered.has(client)) steady.push(responseTime);
+      else {
+        answered.add(client);
+        firstMax = Math.max(firstMax, responseTime);
+      }
+    });
   });
 }
 
@@ -194,6 +215,8 @@ function medianRun(runs: LoadRun[]): LoadRun {
     p50: pick("p50"),
     p95: pick("p95"),
     p99: pick("p99"),
+    p99Steady: pick("p99Steady"),
+    firstMax: pick("firstMax"),
     requests: pick("requests"),
     non2xx: pick("non2xx"),
     errors: pick("errors"),
@@ -228,7 +251,8 @@ export async function compareLoads(
     throughputRatio: median(c.map((r, i) => r.rps / b[i].rps)),
     cpuRatio: median(c.map((r, i) => b[i].cpuMsPerRequest / r.cpuMsPerRequest)),
   };
-  const fmt = (r: LoadRun) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`;
+  const fmt = (r: LoadRun) =>
+    `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.p99Steady.toFixed(1)} ms after first answers)`;
   console.log(`medians of ${rounds} rounds: ${baseline.label} ${fmt(result.baseline)}; ${candidate.label} ${fmt(result.candidate)}`);
   if (!Number.isNaN(result.cpuRatio)) {
     console.log(
