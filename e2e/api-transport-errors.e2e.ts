@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBodySchema } from "@/lib/schemas/error";
 import { startServer, type RunningServer } from "./helpers/server";
@@ -60,5 +61,41 @@ describe("the production server's answers to requests no route handler sees", ()
     expect(put.headers.allow).toBe("GET, HEAD, OPTIONS");
     expect(JSON.parse(put.body)).toMatchObject({ ok: false, error: "method_not_allowed" });
     expect((await send("GET", "/v1/%41bc")).status).toBe(404);
+  });
+});
+
+/** Raw bytes on a fresh connection: what a client Node's HTTP parser refuses would send. */
+function sendRaw(bytes: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (d) => (text += d));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head, ...rest] = text.split("\r\n\r\n");
+      const [statusLine, ...lines] = head.split("\r\n");
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      resolve({ status: Number(statusLine.split(" ")[1]), headers, body: rest.join("\r\n\r\n") });
+    });
+  });
+}
+
+describe("requests Node's HTTP parser refuses get the Error body too", () => {
+  it.each([
+    ["a method token Node does not know", "FOO /v1/policies HTTP/1.1\r\nHost: x\r\n\r\n", 501, "not_implemented"],
+    ["headers over 16 KB", `GET /v1/policies HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431, "headers_too_large"],
+    ["a malformed request line", "GET /v1/policies HTTP/9\r\nHost: x\r\n\r\n", 400, "invalid_request"],
+    ["a malformed header", "GET /v1/policies HTTP/1.1\r\nHo st: x\r\n\r\n", 400, "invalid_request"],
+  ])("%s", async (_what, bytes, status, error) => {
+    const res = await sendRaw(bytes);
+    expect(res.status).toBe(status);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(errorBodySchema.parse(JSON.parse(res.body))).toMatchObject({ ok: false, error });
+  });
+
+  it("keeps serving after them", async () => {
+    expect((await send("GET", "/v1/policies")).status).toBe(200);
   });
 });

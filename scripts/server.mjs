@@ -3,7 +3,7 @@
 // could send its own x-forwarded-for and reset the anonymous allowance.
 import http from "node:http";
 import { fillOptionalManifests } from "./optional-manifests.mjs";
-import { answerUnroutable } from "./unroutable-request.mjs";
+import { answerClientError, answerUnroutable } from "./unroutable-request.mjs";
 
 // The production server, however it is started (npm start sets this too, a process manager may not): without
 // it Next.js runs parts of its development paths and answers a malformed URL with a 500. Set before Next loads.
@@ -34,6 +34,7 @@ const server = http.createServer((req, res) => {
   if (answerUnroutable(req, res)) return;
   handle(req, res);
 });
+server.on("clientError", answerClientError);
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
   console.log(`mcp-preflight listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);

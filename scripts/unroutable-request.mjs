@@ -3,7 +3,11 @@
 // - a method route handlers cannot export: TRACE (undici refuses to build its Request: a 500 and an error in
 //   the log) and the rest Node parses (PROPFIND, QUERY, …: Next's empty 400). 501, which RFC 9110 §15.6.2 gives
 //   a method the server supports for no resource; a 405 would have to name an Allow the listener does not know;
-// - an API path that is not valid percent-encoding (Next's HTML 400 page): 400 invalid_request.
+// - an API path that is not valid percent-encoding (Next's HTML 400 page): 400 invalid_request;
+// - a request Node's HTTP parser refuses before there is a request at all (answerClientError): headers over
+//   Node's 16 KB limit, a method token it does not know (FOO), a malformed request line or header, a request
+//   not received within the server's timeout. Node would answer those with an empty 400, 431 or 408.
+import { STATUS_CODES } from "node:http";
 
 const HANDLER_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 const API_PATH = /^\/v1(?:\/|$)/;
@@ -24,6 +28,35 @@ export function answerUnroutable(req, res) {
     return true;
   }
   return false;
+}
+
+// Node's parser error codes (llhttp's HPE_*, and Node's own for a request that took too long) whose answer is
+// not the general 400: what RFC 9110 / RFC 6585 give each case.
+const CLIENT_ERRORS = {
+  HPE_HEADER_OVERFLOW: [431, "headers_too_large", "the request's headers are over this server's 16 KB limit"],
+  HPE_INVALID_METHOD: [501, "not_implemented", "the request method is not one this service supports; OPTIONS on a path lists the methods it answers"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "request_timeout", "the request was not received in time; send it again"],
+};
+
+/**
+ * The server's 'clientError' listener: a request the parser refused gets the contract's Error body (its path may
+ * not even be known, so always JSON) and the connection is closed, as Node would close it. A connection reset by
+ * the client, or one no longer writable, is only destroyed.
+ */
+export function answerClientError(err, socket) {
+  if (err?.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, error, message] = CLIENT_ERRORS[err?.code] ?? [400, "invalid_request", `the request is not valid HTTP/1.1 (${err?.code ?? "parse error"})`];
+  const body = JSON.stringify({ ok: false, error, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      "content-type: application/json; charset=utf-8\r\n" +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      "x-content-type-options: nosniff\r\ncache-control: no-store\r\nconnection: close\r\n\r\n" +
+      body,
+  );
 }
 
 /** The path of a request target, origin-form ("/v1/x?q") or absolute-form ("http://host/v1/x"). */

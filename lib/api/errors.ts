@@ -13,6 +13,9 @@ export const ERROR_STATUS = {
   audit_unavailable: 503,
   /** A method no route answers (TRACE, PROPFIND, …); written by the listener, scripts/unroutable-request.mjs. */
   not_implemented: 501,
+  /** Written by the listener for a request Node's parser refuses (scripts/unroutable-request.mjs answerClientError). */
+  request_timeout: 408,
+  headers_too_large: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
