@@ -44,3 +44,11 @@ export async function resetDb(): Promise<Db> {
 }
 
 export { closeDb };
+
+/**
+ * True on the one database a slow test whose subject does not depend on the database runs on (upstream call
+ * counts of a 20,000-server harvest, the shape of MCP answers): Postgres when the suite has it (CI), else
+ * PGlite. Running such a test on both only doubles its minutes; everything that reads or writes differently on
+ * the two runs on both.
+ */
+export const onOneDatabase = process.env.TEST_DB === (process.env.TEST_DATABASE_URL ? "postgres" : "pglite");
