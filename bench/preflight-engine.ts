@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { evaluate } from "@/lib/engine/evaluate";
 import type { Facts, PackageFacts } from "@/lib/engine/facts";
 import { POLICIES } from "@/lib/engine/policies";
+import { deepFreeze } from "@/lib/cache/deep-freeze";
 import { buildFacts, daysAgo, hoursAgo, jspkg, NOW, otherArtifact, pypkg, remote } from "@/tests/unit/engine/facts-builder";
 
 const GOAL = 20_000;
@@ -86,6 +87,15 @@ const engine = timed("engine evaluate()", (i) => {
   sink += evaluate({ facts: facts[i % FACT_SETS], policy: POLICIES[i % 3], now: NOW }).reasons.length;
 });
 
-console.log(`ratio engine / baseline: ${(engine / baseline).toFixed(3)}`);
+// As the service calls it: facts kept by the record memo are deep-frozen, and their canonical text and digest
+// are worked out once per kept object (lib/engine/digest.ts canonicalFacts), so an evaluation of kept facts is
+// the rules, the decision and the decision-input digest. The goal is judged on the line above, which
+// canonicalizes and hashes the facts in every call (a server's first evaluation after its facts were loaded).
+const kept = facts.map((f) => deepFreeze(structuredClone(f)));
+const keptEngine = timed("engine evaluate(), kept facts", (i) => {
+  sink += evaluate({ facts: kept[i % FACT_SETS], policy: POLICIES[i % 3], now: NOW }).reasons.length;
+});
+
+console.log(`ratio engine / baseline: ${(engine / baseline).toFixed(3)} (kept facts: ${(keptEngine / baseline).toFixed(3)})`);
 console.log(`goal > ${GOAL.toLocaleString("en-US")} evaluations/s: ${engine > GOAL ? "met" : "NOT met"}${sink < 0 ? "" : ""}`);
 process.exitCode = engine > GOAL ? 0 : 1;

@@ -66,12 +66,21 @@ export interface DecisionInput {
   as_of: string;
 }
 
-/** Hash of exactly these four members; nothing else goes in, so the digest never depends on key order. */
+/**
+ * Hash of exactly these four members; nothing else goes in, so the digest never depends on key order. Their
+ * RFC 8785 text is written out here: four strings under fixed names, already in JCS member order (as_of <
+ * engine_version < facts_digest < policy_digest), each string as JSON.stringify writes it, which is JCS's
+ * string form. It is what canonicalJson gives for the same object (tests/unit/engine/digest.test.ts), at a
+ * fraction of the cost: this runs on every evaluation, where the facts' text is usually kept.
+ */
 export function decisionInputDigest(input: DecisionInput): Digest {
-  return sha256Digest({
-    engine_version: input.engine_version,
-    policy_digest: input.policy_digest,
-    facts_digest: input.facts_digest,
-    as_of: input.as_of,
-  });
+  const { as_of, engine_version, facts_digest, policy_digest } = input;
+  // a stored evaluation read by `npm run verify` may hold anything: other values take the general path
+  if (typeof as_of !== "string" || typeof engine_version !== "string" || typeof facts_digest !== "string" || typeof policy_digest !== "string") {
+    return sha256Digest({ engine_version, policy_digest, facts_digest, as_of });
+  }
+  const text =
+    `{"as_of":${JSON.stringify(as_of)},"engine_version":${JSON.stringify(engine_version)},` +
+    `"facts_digest":${JSON.stringify(facts_digest)},"policy_digest":${JSON.stringify(policy_digest)}}`;
+  return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
 }

@@ -60,6 +60,17 @@ describe("sha256Digest (RFC 8785 canonical JSON)", () => {
     expect(decisionInputDigest(input)).toBe(sha(jcs));
   });
 
+  it("writes the decision input's text exactly as the JCS library does, for any strings and for values that are not strings", () => {
+    const tricky = ["", "0.1.0", 'quote " and \\ backslash', "line\nbreak\u0000nul\u001f", "é 日本 😀", "\ud800 lone surrogate", "\u2028\u2029", "</script>"];
+    for (const a of tricky)
+      for (const b of tricky.slice(0, 4)) {
+        const input = { engine_version: a, policy_digest: b, facts_digest: `${b}${a}`, as_of: a.toUpperCase() };
+        expect(decisionInputDigest(input)).toBe(sha(canonicalJson({ ...input })));
+      }
+    const odd = { engine_version: 1, policy_digest: null, facts_digest: undefined, as_of: ["x"] } as unknown as Parameters<typeof decisionInputDigest>[0];
+    expect(decisionInputDigest(odd)).toBe(sha(canonicalJson({ engine_version: 1, policy_digest: null, as_of: ["x"] })));
+  });
+
   it("ties an evaluation's digests to its facts, policy, engine version and time", () => {
     const facts = buildFacts();
     const r = evaluate({ facts, policy: BASELINE_POLICY, now: NOW, engineVersion: "9.9.9" });
