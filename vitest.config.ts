@@ -17,6 +17,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     setupFiles: ["tests/helpers/setup.ts"],
+    globalSetup: ["tests/helpers/pglite-image.ts"],
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
     projects: [
       {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 
 // Same rule as `npm start`: build when there is no build or a source is newer than it.
-const SOURCES = ["app", "lib", "drizzle", "public", "package.json", "next.config.ts", "instrumentation.ts", "tsconfig.json"];
+const SOURCES = ["app", "lib", "drizzle", "public", "package.json", "next.config.ts", "instrumentation.ts", "middleware.ts", "tsconfig.json"];
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;

@@ -101,8 +101,12 @@ export async function openDatabase(url = process.env.DATABASE_URL): Promise<DbHa
     const memory = target === "memory" || target.startsWith("memory");
     const unlock = memory ? () => {} : lockPgliteDir(path.resolve(target));
     if (!memory) fs.mkdirSync(target, { recursive: true });
+    // PGLITE_MEMORY_IMAGE: a data directory saved by PGlite's dumpDataDir that an in-memory database starts
+    // from, instead of creating a cluster (initdb, about 3.5 s in WASM): the tests start every file's database
+    // from one image migrated once per run (tests/helpers/pglite-image.ts).
+    const image = memory && process.env.PGLITE_MEMORY_IMAGE ? new Blob([fs.readFileSync(process.env.PGLITE_MEMORY_IMAGE)]) : undefined;
     const client = memory
-      ? await PGlite.create({ extensions: { pg_trgm } })
+      ? await PGlite.create({ extensions: { pg_trgm }, ...(image && { loadDataDir: image }) })
       : await PGlite.create(target, { extensions: { pg_trgm } });
     const db = drizzle(client, { schema }) as unknown as Db;
     return {
