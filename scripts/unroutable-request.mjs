@@ -50,13 +50,9 @@ export function answerClientError(err, socket) {
   }
   const [status, error, message] = CLIENT_ERRORS[err?.code] ?? [400, "invalid_request", `the request is not valid HTTP/1.1 (${err?.code ?? "parse error"})`];
   const body = JSON.stringify({ ok: false, error, message });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      "content-type: application/json; charset=utf-8\r\n" +
-      `content-length: ${Buffer.byteLength(body)}\r\n` +
-      "x-content-type-options: nosniff\r\ncache-control: no-store\r\nconnection: close\r\n\r\n" +
-      body,
-  );
+  const headers = { ...answerHeaders(JSON_TYPE, body), connection: "close" };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
 }
 
 /** The path of a request target, origin-form ("/v1/x?q") or absolute-form ("http://host/v1/x"). */
@@ -74,20 +70,22 @@ function decodable(path) {
   }
 }
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 function sendError(res, status, error, message) {
-  send(res, status, "application/json; charset=utf-8", JSON.stringify({ ok: false, error, message }));
+  send(res, status, JSON_TYPE, JSON.stringify({ ok: false, error, message }));
 }
 
 function sendText(res, status, message) {
   send(res, status, "text/plain; charset=utf-8", `${message}\n`);
 }
 
+/** The headers of every answer the listener writes itself (through Node's response, or raw on a socket). */
+function answerHeaders(contentType, body) {
+  return { "content-type": contentType, "content-length": Buffer.byteLength(body), "x-content-type-options": "nosniff", "cache-control": "no-store" };
+}
+
 function send(res, status, contentType, body) {
-  res.writeHead(status, {
-    "content-type": contentType,
-    "content-length": Buffer.byteLength(body),
-    "x-content-type-options": "nosniff",
-    "cache-control": "no-store",
-  });
+  res.writeHead(status, answerHeaders(contentType, body));
   res.end(body);
 }
