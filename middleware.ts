@@ -6,14 +6,16 @@ import { REQUEST_METHOD_HEADER } from "@/lib/api/page-request";
 import { csrfCookieName, csrfTokenOf, newCsrfCookie } from "@/lib/auth/csrf-token";
 import { log } from "@/lib/log";
 import { MISSING_SERVER_HEADER, UNCLAIMED_PATH } from "@/app/servers/missing-server";
+import { SERVER_ACTION_MAX_BODY_BYTES } from "@/lib/config";
 
 // Node.js runtime: the catalog is read with the same database handle as the pages (one PGlite per process).
-export const config = { runtime: "nodejs", matcher: ["/servers/:path+", "/", "/signin"] };
+export const config = { runtime: "nodejs", matcher: ["/servers/:path+", "/", "/signin", "/audit"] };
 
 export async function middleware(req: NextRequest): Promise<NextResponse> {
   const path = req.nextUrl.pathname;
   if (path === "/") return withRequestMethod(req);
   if (path === "/signin") return withCsrfCookie(req);
+  if (path === "/audit") return auditPostTooLarge(req) ?? NextResponse.next();
   return missingServerTo404(req);
 }
 
@@ -43,6 +45,17 @@ function withRequestMethod(req: NextRequest): NextResponse {
   const headers = new Headers(req.headers);
   headers.set(REQUEST_METHOD_HEADER, req.method);
   return NextResponse.next({ request: { headers } });
+}
+
+/**
+ * The audit form sent without JavaScript is a server action, whose body Next.js refuses over its limit with a
+ * bare error page and no word of why. A post that large holds a config over the audit's own 256 KiB anyway:
+ * it is answered by app/audit/too-large, which sends the browser back to the page with the API's 413 line.
+ * (A browser always sends a form's length.)
+ */
+function auditPostTooLarge(req: NextRequest): NextResponse | null {
+  if (req.method !== "POST" || Number(req.headers.get("content-length") ?? 0) <= SERVER_ACTION_MAX_BODY_BYTES) return null;
+  return NextResponse.rewrite(new URL("/audit/too-large", req.url));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { SERVER_ACTION_MAX_BODY_BYTES } from "./lib/config";
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files it loads from its own package directory;
@@ -10,6 +11,8 @@ const nextConfig: NextConfig = {
   // The build type-checks only what it ships; tests, benches and scripts are checked by `npm run typecheck`.
   typescript: { tsconfigPath: "tsconfig.next.json" },
   typedRoutes: false,
+  // the audit form without JavaScript (lib/config.ts); a larger post is answered by middleware.ts
+  experimental: { serverActions: { bodySizeLimit: SERVER_ACTION_MAX_BODY_BYTES } },
   // No page is meant to be framed by another site (the account and watch forms least of all); badges and
   // Open Graph images are embedded as images, which this does not affect.
   async headers() {

@@ -155,4 +155,16 @@ describe("the pages' forms without JavaScript", () => {
     await page.getByRole("button", { name: "Audit" }).click();
     expect(await page.getByTestId("audit-error").textContent()).toMatch(/^429 rate_limited: without an API key a client IP gets 1 distinct audit per UTC day.*Try again in about \d+ (h|min|s), or use an API key\.$/);
   });
+
+  it("config audit: a file too large for the form gets the API's 413 line on the page, not a bare error page", async () => {
+    // over 256 KiB (the API's 413, read by the server action) and over the server action's 1 MB (refused before it is read)
+    for (const size of [300 * 1024, 2 * 1024 * 1024]) {
+      await page.goto(`${server.url}/audit`);
+      await page.getByLabel("Choose a file").setInputFiles({ name: "big.json", mimeType: "application/json", buffer: Buffer.alloc(size, " ") });
+      await page.getByRole("button", { name: "Audit" }).click();
+      await page.waitForLoadState();
+      expect(await page.getByTestId("audit-error").textContent(), `${size} bytes`).toMatch(/^413 payload_too_large: the config file is over 256 KiB/);
+      expect(await page.getByRole("button", { name: "Audit" }).isVisible()).toBe(true);
+    }
+  });
 });

@@ -60,6 +60,12 @@ export const AUDIT_MAX_ENTRIES_KEYLESS = 25;
 export const AUDIT_MAX_ENTRIES_KEYED = 100;
 /** Distinct configs one keyless client IP may audit per UTC day; the same config again is free. */
 export const AUDIT_KEYLESS_CONFIGS_PER_DAY = 1;
+/**
+ * The largest body of a server action (the audit page's form sent without JavaScript: a config of at most
+ * AUDIT_MAX_BODY_BYTES in a multipart form, with room for the form's other fields). next.config.ts gives it to
+ * Next.js; middleware.ts sends a larger post back to the page with the API's 413 message.
+ */
+export const SERVER_ACTION_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Burst limits, requests per window, per key and per anonymous client IP. */
 export const BURST_WINDOW_SECONDS = 60;

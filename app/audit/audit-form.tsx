@@ -18,10 +18,11 @@ const EXIT_MEANING: Record<number, string> = {
  * Paste or drop a config, POST it to /v1/audit, show a verdict table; the text form downloads as a file. Without
  * JavaScript the form is sent to a server action (./actions.ts) instead, and the page comes back with its answer.
  */
-export function AuditForm() {
+export function AuditForm({ refused }: { refused?: string }) {
   const id = useId();
-  // changed only by a form sent without JavaScript: the page is rendered anew with it
-  const [sent, formAction] = useActionState<AuditActionState, FormData>(auditConfigAction, {});
+  // changed only by a form sent without JavaScript: the page is rendered anew with it (or, for a post too large
+  // to read, sent back by middleware.ts with the refusal)
+  const [sent, formAction] = useActionState<AuditActionState, FormData>(auditConfigAction, refused ? { error: refused } : {});
   const [text, setText] = useState(sent.values?.config ?? "");
   const [filename, setFilename] = useState(sent.values?.filename ?? "");
   const [policy, setPolicy] = useState(sent.values?.policy_id ?? "builtin:baseline");

@@ -1,13 +1,23 @@
 import type { Metadata } from "next";
 import { AUDIT_MAX_ENTRIES_KEYED, AUDIT_MAX_ENTRIES_KEYLESS } from "@/lib/config";
+import { configTooLarge } from "@/lib/api/read-config-body";
 import { AuditForm } from "./audit-form";
+import { auditErrorText } from "./audit-error-text";
+import { AUDIT_REFUSED_PARAM } from "./refused";
 
 export const metadata: Metadata = {
   title: "Config audit",
   description: "Paste or drop an MCP config file (.mcp.json, mcp.json, Claude Desktop, Cursor, VS Code, Codex TOML …) and get a verdict for every server in it.",
 };
 
-export default function AuditPage() {
+/** The line for a post middleware.ts refused before it was read (the one reason it has). */
+function refusedText(refused: unknown): string | undefined {
+  if (refused !== "payload_too_large") return undefined;
+  return auditErrorText(413, { error: "payload_too_large", message: configTooLarge().message });
+}
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const refused = refusedText((await searchParams)[AUDIT_REFUSED_PARAM]);
   return (
     <>
       <h1>Config audit</h1>
@@ -27,7 +37,7 @@ export default function AuditPage() {
         <code>curl -sS -D h.txt --data-binary @.mcp.json &quot;$BASE/v1/audit?strict=1&quot;</code>, then{" "}
         <code>exit &quot;$(grep -i &apos;^x-catalog-exit-code:&apos; h.txt | tr -dc 0-9)&quot;</code> (<a href="/docs#auditConfig">POST /v1/audit</a>).
       </p>
-      <AuditForm />
+      <AuditForm refused={refused} />
     </>
   );
 }

@@ -25,7 +25,8 @@ export function readConfigBytes(bytes: Uint8Array): string {
   return configText(bytes);
 }
 
-function configTooLarge(): ApiError {
+/** The API's 413 for a config over the limit (also the audit page's line for a form post too large to read). */
+export function configTooLarge(): ApiError {
   return new ApiError(
     "payload_too_large",
     `the config file is over ${AUDIT_MAX_BODY_BYTES / 1024} KiB; a client's whole settings file (~/.claude.json also keeps project history) can be cut to its server map: send {"mcpServers": {…}} alone`,
