@@ -9,8 +9,10 @@ import { startServer, type RunningServer } from "./helpers/server";
 // production server: under /v1 they too get the contract's Error body, not Next's HTML page or an empty 400.
 
 let server: RunningServer;
+// a request not received in 2 s is refused (408), so that the test below need not wait Node's default 300 s
+const REQUEST_TIMEOUT_MS = 2000;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) });
 });
 afterAll(() => server?.stop());
 
@@ -93,6 +95,25 @@ describe("requests Node's HTTP parser refuses get the Error body too", () => {
     expect(res.status).toBe(status);
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(errorBodySchema.parse(JSON.parse(res.body))).toMatchObject({ ok: false, error });
+  });
+
+  it("a request not received in time: 408 request_timeout", async () => {
+    // the request line and one header, then nothing: the socket stays open until the server gives up on it
+    const url = new URL(server.url);
+    const started = Date.now();
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(url.port), url.hostname, () => socket.write("GET /v1/policies HTTP/1.1\r\nHost: x\r\n"));
+      let got = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (d) => (got += d));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(got));
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+    const [head, body] = text.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 408 /);
+    expect(head.toLowerCase()).toContain("content-type: application/json; charset=utf-8");
+    expect(errorBodySchema.parse(JSON.parse(body))).toMatchObject({ ok: false, error: "request_timeout" });
   });
 
   it("keeps serving after them", async () => {

@@ -24,7 +24,16 @@ const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = http.createServer((req, res) => {
+// Node's limit on receiving a whole request (300 s by default; its headers: 60 s), answered 408 by
+// answerClientError. The check runs every 30 s by default: a short limit is checked more often.
+const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS || 300_000);
+const timeouts = {
+  requestTimeout,
+  headersTimeout: Math.min(60_000, requestTimeout),
+  connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))),
+};
+
+const server = http.createServer(timeouts, (req, res) => {
   delete req.headers["x-mcp-preflight-socket-ip"];
   if (!trustProxy) {
     delete req.headers["x-forwarded-for"];
