@@ -17,7 +17,8 @@ if (!arg) {
 const file = arg === "-" ? arg : userPath(arg);
 let input: unknown;
 try {
-  input = JSON.parse(fs.readFileSync(file === "-" ? 0 : file, "utf8"));
+  // a leading byte order mark is not JSON but many Windows tools write one; the API reads bodies past it too
+  input = JSON.parse(fs.readFileSync(file === "-" ? 0 : file, "utf8").replace(/^\uFEFF/, ""));
 } catch (err) {
   console.error(`cannot read ${file}: ${oneLine((err as Error).message)}`);
   process.exit(2);

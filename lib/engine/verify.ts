@@ -128,7 +128,14 @@ export function verifyEvaluation(input: unknown): VerifyReport {
     );
   }
 
-  const again = evaluate({ facts: ev.facts as Facts, policy, now, engineVersion: engine_version });
+  let again: ReturnType<typeof evaluate>;
+  try {
+    again = evaluate({ facts: ev.facts as Facts, policy, now, engineVersion: engine_version });
+  } catch (e) {
+    // a time a Date holds but whose validity window (+24 h) it cannot, such as +275760-09-13: reported, not thrown
+    mismatches.push(`the rules cannot be re-run at evaluated_at ${evaluated_at}: ${(e as Error).message}`);
+    return done();
+  }
   if (ev.server_name !== again.server_name) {
     mismatches.push(`server_name is ${String(ev.server_name)}, but the facts are of ${again.server_name}`);
   }
@@ -183,8 +190,24 @@ function compareReasons(stated: unknown, recomputed: readonly unknown[], mismatc
 
 function show(v: unknown): string {
   if (v === undefined) return "absent";
-  const text = safeCanonical(v) ?? String(v);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return safeCanonical(v) ?? String(v);
+}
+
+/**
+ * Both values as a mismatch shows them, at most 120 characters each. Two long texts that begin alike are shown
+ * from shortly before where they part: cut at the start, an edit near the end of a long summary read as the
+ * same text twice.
+ */
+function showPair(a: unknown, b: unknown): { stated: string; recomputed: string } {
+  const [sa, sb] = [show(a), show(b)];
+  let same = 0;
+  while (same < sa.length && same < sb.length && sa[same] === sb[same]) same++;
+  const from = same > 80 ? same - 40 : 0;
+  const clip = (text: string) => {
+    const shown = from ? `...${text.slice(from)}` : text;
+    return shown.length > 120 ? `${shown.slice(0, 117)}...` : shown;
+  };
+  return { stated: clip(sa), recomputed: clip(sb) };
 }
 
 /** The first path (in canonical key order) where two JSON values differ, with both values at it. */
@@ -203,5 +226,5 @@ function firstDifference(a: unknown, b: unknown, path: string): { path: string; 
       }
     }
   }
-  return { path, stated: show(a), recomputed: show(b) };
+  return { path, ...showPair(a, b) };
 }

@@ -107,6 +107,15 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     expect(verify.stderr.trim().split("\n"), verify.stderr).toHaveLength(1);
   });
 
+  it("verify reads a saved evaluation that starts with a UTF-8 byte order mark (as Windows editors and PowerShell write it)", async () => {
+    const withBom = path.join(dataDir, "bom.json");
+    fs.writeFileSync(withBom, "\uFEFF{}");
+    const verify = await run("verify", withBom);
+    // read (a mismatch, exit 1), not "cannot read" (exit 2)
+    expect(verify.stderr).not.toMatch(/cannot read/);
+    expect(verify.status).toBe(1);
+  });
+
   it("a dump of which no entry can be read fails (exit 1) instead of reporting success; one bad entry among good ones is a warning", async () => {
     const alien = path.join(dataDir, "alien.json");
     fs.writeFileSync(alien, JSON.stringify({ servers: [{ nothing: 1 }, { like: "a listing" }] }));

@@ -5,7 +5,7 @@ import { STRICT_POLICY, RULESET_ID } from "@/lib/engine/policies";
 import { toPreflightResult } from "@/lib/engine/preflight-result";
 import { verifyEvaluation } from "@/lib/engine/verify";
 import { evaluationDetailResponseSchema } from "@/lib/schemas/preflight";
-import { buildFacts, hoursAgo, NOW, remote } from "./facts-builder";
+import { buildFacts, hoursAgo, NOW, remote, repo } from "./facts-builder";
 
 const AUDIT_ID = "7d0f6a52-6c7e-4a4f-9d3e-2b1d6f0b8c11";
 
@@ -137,5 +137,22 @@ describe("verifyEvaluation", () => {
     const bad = detailOf(ev);
     bad.evaluation.facts.server.listing_observed_at = "yesterday";
     expect(verifyEvaluation(bad).mismatches.some((m) => m.startsWith("facts do not match facts schema 1"))).toBe(true);
+    // a date-time a Date holds, but whose validity window (+24 h) it cannot: the rules cannot run at it
+    const edge = detailOf(ev);
+    edge.evaluation.evaluated_at = "+275760-09-13T00:00:00.000Z";
+    const report = verifyEvaluation(edge);
+    expect(report.ok).toBe(false);
+    expect(report.mismatches.at(-1)).toMatch(/^the rules cannot be re-run at evaluated_at \+275760-09-13T00:00:00.000Z: /);
+  });
+
+  it("shows where two long texts part, not the same first 117 characters of both", () => {
+    const name = `weather-mcp-${"long-".repeat(20)}name`;
+    const long = evaluate({ facts: buildFacts({ repository: repo({ url: `https://github.com/acme/${name}`, name }) }), policy: STRICT_POLICY, now: NOW });
+    const summary = long.reasons[4].summary;
+    expect(summary.length).toBeGreaterThan(150);
+    const detail = detailOf(long);
+    detail.evaluation.reasons[4].summary = `${summary.slice(0, -1)}, edited.`;
+    const [mismatch] = verifyEvaluation(detail).mismatches;
+    expect(mismatch).toMatch(/^reason 5 \(repo_gone\/pass\) differs at summary: \.\.\..*, edited\.", recomputed \.\.\..*000Z\)\."$/);
   });
 });
