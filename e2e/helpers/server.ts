@@ -27,11 +27,12 @@ async function freePort(): Promise<number> {
 
 /**
  * The production server (scripts/server.mjs) on a free loopback port, embedded database in a temp dir.
- * `beforeStart` may fill that database first (it must close it again: PGlite is one process's database).
+ * `beforeStart` may fill that database first (it must close it again: PGlite is one process's database);
+ * `whileStarting` runs from the moment the process is spawned, and is awaited before this returns.
  */
 export async function startServer(
   extraEnv: Record<string, string> = {},
-  opts: { beforeStart?: (dataDir: string) => Promise<void> } = {},
+  opts: { beforeStart?: (dataDir: string) => Promise<void>; whileStarting?: (dataDir: string) => Promise<void> } = {},
 ): Promise<RunningServer> {
   // E2E_PORT pins the port (several checkouts testing on one machine, each in its own range); one server at a time then
   const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
@@ -61,6 +62,7 @@ export async function startServer(
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
+  const alongside = opts.whileStarting?.(dataDir);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
@@ -73,6 +75,7 @@ export async function startServer(
     if (Date.now() > deadline) throw new Error(`server did not start in 60 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+  await alongside;
   return {
     url,
     dataDir,

@@ -1,5 +1,5 @@
 import { count, isNull } from "drizzle-orm";
-import { getDbHandle } from "@/lib/db/client";
+import { driverFor, getDbHandle, pgliteLockHolder } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
 import { bootIngestEnabled, deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
@@ -18,11 +18,18 @@ export const IMPORT_HINT = "npm run ingest -- --file <registry-dump.json|.json.g
  * server answers while the crawl runs.
  */
 export async function boot(): Promise<void> {
-  const handle = await getDbHandle();
-  log.info("database ready", { location: handle.location });
-  if (handle.kind === "pglite") {
+  // Command-line jobs hand their work to the server that holds the embedded database, found by its file. It is
+  // written before the database is opened: opening takes seconds (a cluster's creation, the migrations) with
+  // its lock already held, and a job started then (`npm start`, then `npm run ingest` at once) found the
+  // database held by a process that had not yet said where it listens. The server's routes wait for the
+  // database. Not over a live server's own file: that one holds the database, and this opening will fail.
+  const { kind, target } = driverFor(process.env.DATABASE_URL);
+  const holder = kind === "pglite" ? pgliteLockHolder(target) : null;
+  if (kind === "pglite" && (holder === null || holder === process.pid)) {
     writeLocalServerInfo(localServerUrl(process.env.HOSTNAME, process.env.PORT || "3000"));
   }
+  const handle = await getDbHandle();
+  log.info("database ready", { location: handle.location });
   // Retention (evaluations are kept 90 days) holds wherever the server runs: Vercel's cron calls
   // /api/cron/maintenance, every other server process runs it itself.
   if (maintenanceIntervalMs() > 0 && !process.env.VERCEL) startMaintenanceTimer(handle.db, maintenanceIntervalMs());

@@ -1,5 +1,6 @@
 import { driverFor, pgliteLockHolder } from "@/lib/db/client";
 import { readLocalServerInfo } from "@/lib/boot/local-server-file";
+import { pidAlive } from "@/lib/boot/pid-alive";
 
 /**
  * The running local server that holds the embedded database, if any: command-line
@@ -17,9 +18,28 @@ export function localServer(): { url: string; pid: number; fetch: (path: string,
     url: info.url,
     pid: info.pid,
     fetch: (path, init = {}) =>
-      fetch(`${info.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${info.secret}` } }),
+      fetchWhileStarting(info.pid, `${info.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${info.secret}` } }),
   };
 }
+
+/** How long a job retries a server that holds the database but does not listen yet. */
+const LISTEN_WAIT_MS = 15_000;
+
+/**
+ * fetch, retried while the connection is refused and the server's process runs: a server writes its file as it
+ * starts opening the database (lib/boot/boot.ts), which may be a moment before it listens.
+ */
+async function fetchWhileStarting(pid: number, url: string, init: RequestInit): Promise<Response> {
+  for (const end = Date.now() + LISTEN_WAIT_MS; ; await new Promise((r) => setTimeout(r, 200))) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      const refused = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code === "ECONNREFUSED";
+      if (!refused || Date.now() > end || !pidAlive(pid)) throw err;
+    }
+  }
+}
+
 
 /**
  * runJob's `viaServer` for a job that POSTs `body` as JSON to one of the running server's admin routes:
