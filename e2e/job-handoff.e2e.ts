@@ -1,22 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { startServer } from "./helpers/server";
+import { runScript, type ScriptRun } from "@/tests/helpers/run-script";
 
-/** A command-line job (scripts/<script>.ts) on the data directory `dataDir`, as `npm run` starts it. */
-function runJob(dataDir: string, script: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/** A command-line job on the data directory `dataDir`, as `npm run` starts it there. */
+function runJob(dataDir: string, script: string, ...args: string[]): Promise<ScriptRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" };
   for (const k of ["DATABASE_URL", "TEST_DATABASE_URL", "TEST_DB"]) delete env[k];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", `scripts/${script}.ts`, ...args], { env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+  return runScript(env, script, ...args);
 }
 
 // `npm start`, then at once `npm run ingest` or `key:create` in another terminal: the server holds the embedded
@@ -24,7 +16,7 @@ function runJob(dataDir: string, script: string, ...args: string[]): Promise<{ s
 // to the server (PGlite is one process's database), not fail with "open in process N; start it or stop it".
 describe("a job started while the server opens the embedded database", () => {
   it("is handed to the server as soon as the server holds the database", async () => {
-    let job: Awaited<ReturnType<typeof runJob>> | undefined;
+    let job: ScriptRun | undefined;
     const server = await startServer(
       {},
       {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
+import { runScript, type ScriptRun } from "@/tests/helpers/run-script";
 
 // The operator scripts as an operator runs them: a fresh process on the embedded database (no server
 // holds it, so the work is done in the script's own process). Once per suite: they open their own database.
@@ -17,20 +17,10 @@ function runOn(databaseUrl: string, script: string, ...args: string[]) {
   return runWith({ DATABASE_URL: databaseUrl }, script, ...args);
 }
 
-// Asynchronous, not spawnSync: a script takes seconds, and a worker blocked that long misses vitest's own
-// heartbeats ("Timeout calling onTaskUpdate") on a busy machine.
-function runWith(extra: Record<string, string>, script: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runWith(extra: Record<string, string>, script: string, ...args: string[]): Promise<ScriptRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `pglite:${path.join(dataDir, "pglite")}`, LOG_LEVEL: "silent", ...extra };
   delete env.TEST_DATABASE_URL;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", `scripts/${script}.ts`, ...args], { env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+  return runScript(env, script, ...args);
 }
 
 describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embedded database", () => {
