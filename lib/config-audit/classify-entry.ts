@@ -50,7 +50,10 @@ function usesUrl(entry: ConfigEntry): boolean {
 
 /** Names only the program: the rest of a command line written into `command` may hold a secret (`--api-key sk-…`). */
 function bothUrlAndCommandNote(entry: ConfigEntry): string {
-  const program = programName(commandArgv(entry.command!, entry.args).argv[0] ?? "");
+  // a path-like command line is kept whole (`/opt/My Tools/run --token x`): its program ends before the first option
+  // or space of the file name, and what follows (an option's value, a positional secret) is never shown
+  const first = commandArgv(entry.command!, entry.args).argv[0] ?? "";
+  const program = programName(first.split(/\s+-/)[0]).split(/\s/)[0];
   const shown = program && !program.includes("=") ? ` (${program})` : "";
   const which = entry.layout === "gemini" ? "Gemini CLI uses the URL" : "clients differ in which they use";
   return `the entry has both a URL and a command${shown}; ${which}`;

@@ -60,7 +60,8 @@ export function parsePypiSpec(spec: string): PypiSpec {
   if (direct) return { kind: direct[3].toLowerCase().startsWith("git") ? "git" : direct[3].toLowerCase() === "file:" ? "local" : "url", source: s };
   const m = s.match(/^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(\[[^\]]*\])?\s*(?:@\s*([^\s;]+)|((?:===|==|~=|!=|<=|>=|<|>)\s*[^\s;,]+(?:\s*,\s*(?:===|==|~=|!=|<=|>=|<|>)\s*[^\s;,]+)*))?\s*(;.*)?$/);
   if (!m) return { kind: "local", source: s };
-  const version = m[3] ?? (m[4] ? m[4].replace(/^==\s*/, "").replace(/\s+/g, "") : null);
+  // `==1.2` and `===1.2` (arbitrary equality) both pin one exact version: the bare version says so to the pin check
+  const version = m[3] ?? (m[4] ? m[4].replace(/^===?\s*/, "").replace(/\s+/g, "") : null);
   return { kind: "registry", name: m[1], version };
 }
 

@@ -15,23 +15,28 @@ export interface UnevaluatedPin {
 // resolves it to, which for a listed server is normally the listed version; an exact pin runs that version.
 const NPM_EXACT = /^[=v]?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?:\+[0-9A-Za-z.-]+)?$/;
 const PEP440_EXACT = /^v?(\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?)$/i;
+/** `${VAR}`, `${env:VAR}`, `$VAR`, `%VAR%`: a variable the launching client or shell fills in. */
+const LAUNCH_VARIABLE = /\$\{[^}]*\}|\$[A-Za-z_]|%[A-Za-z_][A-Za-z0-9_]*%/;
 
 /**
  * The exact version a resolved package entry pins, when it is not the version the catalog lists for that
  * package: the server's decision rests on evidence about the listed version (a deprecation, advisories
  * affecting it), so it says nothing about the pinned one. Null when the entry pins no exact version, pins the
- * listed one, or the catalog lists no version to compare with.
+ * listed one, or the catalog lists no version to compare with. A version a variable fills in at launch counts as
+ * such a pin: it may be any version.
  */
 export function unevaluatedPin(r: EntryResolution, facts: Facts | undefined): UnevaluatedPin | null {
   const requested = r.identity.version?.trim();
   if (!facts || !requested || !r.identifier || (r.resolvedBy !== "jspkg" && r.resolvedBy !== "pypkg")) return null;
   const npm = r.resolvedBy === "jspkg";
-  const exact = (npm ? NPM_EXACT : PEP440_EXACT).exec(requested);
-  if (!exact) return null;
   const key = npm ? npmKey : pypiKey;
   const pkg = facts.packages.find((p) => p.ecosystem === r.resolvedBy && key(p.identifier) === key(r.identifier!));
   const listed = pkg?.version?.trim();
   if (!listed) return null;
+  // a version filled in at launch (`pkg@${VERSION}`, `pkg==$V`) may be any version: the file does not show the listed one
+  if (LAUNCH_VARIABLE.test(requested)) return { identifier: r.identifier, pinned: requested, listed };
+  const exact = (npm ? NPM_EXACT : PEP440_EXACT).exec(requested);
+  if (!exact) return null;
   const same = npm ? exact[1] === (NPM_EXACT.exec(listed)?.[1] ?? listed) : pep440Equal(exact[1], listed);
   return same ? null : { identifier: r.identifier, pinned: exact[1], listed };
 }

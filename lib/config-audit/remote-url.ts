@@ -66,7 +66,8 @@ function decodeURIComponentSafe(s: string): string {
 
 /** Loopback, private (RFC 1918, ULA, link-local), unspecified, `localhost` and `*.local` / `*.internal` hosts. */
 export function isLocalHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  // a fully qualified name's trailing dot (`localhost.`, `box.local.`) names the same host
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
   if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal") || h.endsWith(".lan") || h.endsWith(".home.arpa")) return true;
   if (!h.includes(".") && !isIP(h)) return true; // a single-label name resolves only on the local network
   const v = isIP(h);

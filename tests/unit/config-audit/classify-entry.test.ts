@@ -307,7 +307,7 @@ describe("classifyEntry: remote entries", () => {
   it("keeps a public URL (secrets redacted) and refuses loopback, private, socket and placeholder URLs", () => {
     expect(remote("https://mcp.sentry.dev/mcp/org/project")).toMatchObject({ kind: "remote", identifier: "https://mcp.sentry.dev/mcp/org/project", unresolvable: null });
     expect(remote("https://user:pw@mcp.x.dev/mcp?api_key=s3cret&project=p")).toMatchObject({ identifier: "https://REDACTED:REDACTED@mcp.x.dev/mcp?api_key=REDACTED&project=p" });
-    for (const url of ["http://127.0.0.1:8765/mcp", "http://localhost:8080/o/mcp/sse", "http://10.1.2.3/mcp", "http://192.168.1.2/mcp", "http://[::1]:3000/mcp", "http://box.local/mcp", "http://0.0.0.0:1/mcp", "http://[::ffff:127.0.0.1]:8080/mcp", "http://[::ffff:192.168.0.9]/mcp"]) {
+    for (const url of ["http://127.0.0.1:8765/mcp", "http://localhost:8080/o/mcp/sse", "http://10.1.2.3/mcp", "http://192.168.1.2/mcp", "http://[::1]:3000/mcp", "http://box.local/mcp", "http://0.0.0.0:1/mcp", "http://[::ffff:127.0.0.1]:8080/mcp", "http://[::ffff:192.168.0.9]/mcp", "http://localhost.:8080/mcp", "http://box.local./mcp", "http://devbox./mcp"]) {
       expect(remote(url), url).toMatchObject({ kind: "local", unresolvable: { code: "loopback_url" } });
     }
     expect(remote("unix:///tmp/mcp.sock")).toMatchObject({ kind: "local", unresolvable: { code: "local_socket" } });
@@ -355,6 +355,20 @@ describe("classifyEntry: remote entries", () => {
     expect(JSON.stringify(id)).not.toContain("sk-SECRET123");
   });
 
+  it("names only the program when the command line is a path kept whole, whatever follows it", () => {
+    for (const [command, program] of [
+      ["/home/me/bin/run --token LIT20", "run"],
+      ["/opt/My Tools/run --password LIT21", "run"],
+      ["C:\\Tools\\run.exe --api-key LIT22", "run"],
+      ["/usr/bin/run -token LIT23", "run"],
+      ["/home/me/run.sh LIT24 --x", "run.sh"],
+    ]) {
+      const id = classifyEntry(entry({ command, url: "https://mcp.x.dev/mcp", urlField: "url", transport: "http" }));
+      expect(id, command).toMatchObject({ kind: "remote", note: `the entry has both a URL and a command (${program}); clients differ in which they use` });
+      expect(JSON.stringify(id), command).not.toMatch(/LIT\d/i);
+    }
+  });
+
   it("judges a Gemini entry with both a url and a command on the URL, as Gemini CLI picks httpUrl, url, then command", () => {
     const both = { command: "npx", args: ["-y", "a-mcp"], url: "https://mcp.x.dev/sse", urlField: "url" as const };
     expect(classifyEntry(entry({ ...both, layout: "gemini" }))).toMatchObject({
@@ -391,5 +405,8 @@ describe("package specs", () => {
     expect(parsePypiSpec("pkg[extra]>=1,<2")).toEqual({ kind: "registry", name: "pkg", version: ">=1,<2" });
     expect(parsePypiSpec("pkg @ git+https://github.com/o/r")).toMatchObject({ kind: "git" });
     expect(parsePypiSpec("pkg@latest")).toEqual({ kind: "registry", name: "pkg", version: "latest" });
+    // `===` (arbitrary equality) pins as exactly as `==`
+    expect(parsePypiSpec("pkg===0.4.3")).toEqual({ kind: "registry", name: "pkg", version: "0.4.3" });
+    expect(parsePypiSpec("pkg == 0.4.3")).toEqual({ kind: "registry", name: "pkg", version: "0.4.3" });
   });
 });

@@ -23,6 +23,11 @@ describe("unevaluatedPin", () => {
     ["pypkg", "pyco-fetch", "1.0rc1", "1.0", "1.0rc1"],
     ["pypkg", "pyco-fetch", "0.5.0", "1.0.0", "0.5.0"],
     ["pypkg", "pyco-fetch", ">=1.0", "1.0.0", null],
+    // filled in at launch: any version may run
+    ["jspkg", "good-mcp", "${VERSION}", "1.0.0", "${VERSION}"],
+    ["jspkg", "good-mcp", "$VERSION", "1.0.0", "$VERSION"],
+    ["pypkg", "pyco-fetch", "${env:V}", "1.0.0", "${env:V}"],
+    ["pypkg", "pyco-fetch", "%V%", "1.0.0", "%V%"],
   ] as const)("%s %s@%s against listed %s → %s", (eco, id, pinned, listed, expected) => {
     const listedId = eco === "pypkg" ? "pyco-fetch" : "good-mcp";
     const pin = unevaluatedPin(entry(eco, id, pinned), facts(eco, listedId, listed));
