@@ -10,6 +10,7 @@ import { newUnsubscribeToken, newWatchId, newWatchSecret } from "@/lib/watches/w
 import { cancelPendingDeliveries } from "@/lib/watches/finish-delivery";
 import { toWatchView } from "@/lib/watches/watch-view";
 import { mailWatchConfirmation } from "@/lib/watches/mail-watch-confirmation";
+import { utcDay } from "@/lib/quota";
 
 export const WATCH_SUBSCRIBE_COST = CREDIT_COSTS.watch_subscribe;
 
@@ -89,9 +90,12 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
     if (existing) {
       const now = new Date();
       const [row] = await tx.update(watches).set({ events, label, updatedAt: now }).where(eq(watches.id, existing.id)).returning();
-      // events of kinds the watch no longer asks for are not sent, queued ones included
-      await cancelPendingDeliveries(tx, existing.id, now, undefined, events);
-      return { row, created: false };
+      // no row: a concurrent creation that could not pay deleted it since the select; this call creates it instead
+      if (row) {
+        // events of kinds the watch no longer asks for are not sent, queued ones included
+        await cancelPendingDeliveries(tx, existing.id, now, undefined, events);
+        return { row, created: false };
+      }
     }
     const [{ n }] = await tx
       .select({ n: count() })
@@ -130,6 +134,11 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
   });
 
   if (!outcome.created) {
+    // A watch made today may be one whose creation has not paid yet (its charge runs after its commit) and, if the
+    // wallet cannot pay, is about to be deleted. Charging its subject here is a free repeat when that creation has
+    // paid, pays in its place when it has not (its own charge is then the repeat), or is the same 402 when the
+    // wallet cannot: an update never reports a watch that is gone.
+    if (utcDay(outcome.row.createdAt) === utcDay(new Date())) await ctx.charge(`watch_subscribe:${server.name}`, WATCH_SUBSCRIBE_COST);
     // asking again for a watch whose address has not confirmed sends the link again (within its mail allowance)
     await askToConfirm(outcome.row);
     return { ok: true, created: false, watch: toWatchView(outcome.row) };

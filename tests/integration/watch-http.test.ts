@@ -167,6 +167,16 @@ describe("POST /v1/watch", () => {
     expect(await db.select().from(watches)).toEqual([]);
   });
 
+  it("answers concurrent identical creations the wallet cannot pay with 402 each: no 500, no watch that does not exist", async () => {
+    for (let round = 0; round < 3; round++) {
+      const a = await keyedAccount(db, { credits: 5 });
+      const results = await Promise.all(Array.from({ length: 8 }, () => post({ server_name: SERVER, webhook_url: HOOK }, a.key)));
+      const bodies = await Promise.all(results.map(async (r) => ({ status: r.status, body: await r.json() })));
+      expect(bodies.filter((b) => b.status !== 402)).toEqual([]);
+      expect(await db.select().from(watches).where(eq(watches.accountId, a.accountId))).toEqual([]);
+    }
+  });
+
   it("answers 401 without a valid key", async () => {
     for (const res of [await post({ server_name: SERVER, webhook_url: HOOK }), await post({ server_name: SERVER, webhook_url: HOOK }, "catk_nope")]) {
       expect(res.status).toBe(401);
