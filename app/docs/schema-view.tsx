@@ -13,7 +13,14 @@ export function typeLabel(s: Schema | undefined): React.ReactNode {
   }
   if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) {
     const list = ((s.anyOf ?? s.oneOf) as Schema[]).map((x, i) => <span key={i}>{i > 0 && " or "}{typeLabel(x)}</span>);
-    return <>{list}</>;
+    // bounds on the union itself (an integer query parameter: a number or digits) bind every alternative
+    const range = bounds(s);
+    return (
+      <>
+        {list}
+        {range ? <span className="muted"> ({range})</span> : null}
+      </>
+    );
   }
   if ("const" in s) return <code>{JSON.stringify(s.const)}</code>;
   if (Array.isArray(s.enum)) return <>one of {(s.enum as unknown[]).map((v, i) => <span key={i}>{i > 0 && ", "}<code>{JSON.stringify(v)}</code></span>)}</>;
@@ -23,7 +30,8 @@ export function typeLabel(s: Schema | undefined): React.ReactNode {
   if (s.format) bits.push(String(s.format));
   if (s.pattern && !s.format) bits.push(`pattern ${s.pattern}`);
   if (s.minLength !== undefined || s.maxLength !== undefined) bits.push(`length ${s.minLength ?? 0}–${s.maxLength ?? "∞"}`);
-  if (s.minimum !== undefined || s.maximum !== undefined) bits.push(`${s.minimum ?? "−∞"}–${s.maximum ?? "∞"}`);
+  const range = bounds(s);
+  if (range) bits.push(range);
   if (s.minItems !== undefined || s.maxItems !== undefined) bits.push(`${s.minItems ?? 0}–${s.maxItems ?? "∞"} items`);
   return (
     <>
@@ -31,6 +39,17 @@ export function typeLabel(s: Schema | undefined): React.ReactNode {
       {bits.length ? <span className="muted"> ({bits.join(", ")})</span> : null}
     </>
   );
+}
+
+/**
+ * "1–50" from minimum/maximum. zod writes every integer's safe-integer range (±9007199254740991) as its bounds:
+ * that says nothing to a reader, so it is left out.
+ */
+function bounds(s: Schema): string | null {
+  const min = s.minimum === -Number.MAX_SAFE_INTEGER ? undefined : s.minimum;
+  const max = s.maximum === Number.MAX_SAFE_INTEGER ? undefined : s.maximum;
+  if (min === undefined && max === undefined) return null;
+  return `${min ?? "−∞"}–${max ?? "∞"}`;
 }
 
 function childObject(s: Schema | undefined): Schema | null {

@@ -15,10 +15,19 @@ export function encodeRecentCursor(firstSeenAt: string, id: number): string {
 
 const MICRO_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
+/** A real instant Postgres takes: the regex passes "2025-02-30" or year 0, which Postgres refuses (a 500). */
+function isRealMicroTime(at: string): boolean {
+  if (!MICRO_ISO.test(at) || at.startsWith("0000")) return false;
+  const ms = `${at.slice(0, 23)}Z`;
+  const t = Date.parse(ms);
+  // a day or hour past its end (Feb 30, 24:00) rolls over: the round trip differs
+  return !Number.isNaN(t) && new Date(t).toISOString() === ms;
+}
+
 export function decodeRecentCursor(cursor: string): { firstSeenAt: string; id: number } {
   try {
     const [firstSeenAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, number];
-    if (typeof firstSeenAt !== "string" || !MICRO_ISO.test(firstSeenAt) || !Number.isSafeInteger(id)) throw new Error();
+    if (typeof firstSeenAt !== "string" || !isRealMicroTime(firstSeenAt) || !Number.isSafeInteger(id)) throw new Error();
     return { firstSeenAt, id };
   } catch {
     throw new ApiError("invalid_request", "cursor: not a cursor this endpoint returned (use next_cursor as given)");

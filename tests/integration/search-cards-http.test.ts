@@ -433,7 +433,10 @@ describe("GET /v1/stats, /v1/recent and /v1/coverage", () => {
   });
 
   it("recent: 400 for a bad cursor or limit", async () => {
-    for (const path of ["/v1/recent?cursor=bogus", "/v1/recent?limit=0", "/v1/recent?limit=101"]) {
+    // a cursor of the right shape naming a time that is not one (Feb 30, year 0, a leap second) is refused too, never a 500
+    const forged = (at: string) => Buffer.from(JSON.stringify([at, 1])).toString("base64url");
+    const badTimes = ["2025-02-30T00:00:00.000000Z", "0000-01-01T00:00:00.000000Z", "2025-13-45T99:00:00.000000Z", "2025-01-01T23:59:60.000000Z"];
+    for (const path of ["/v1/recent?cursor=bogus", "/v1/recent?limit=0", "/v1/recent?limit=101", ...badTimes.map((t) => `/v1/recent?cursor=${forged(t)}`)]) {
       const res = await get(recentGet, path);
       expect(res.status, path).toBe(400);
       expect((await res.json()).error).toBe("invalid_request");

@@ -6,8 +6,14 @@ export const noKnownAdvisories: FactorSpec = {
   max: 10,
   measures: "every listed jspkg/pypkg package version was looked up in the vulnerability database and none is affected",
   score(facts) {
-    const pkgs = facts.packages.filter((p) => isCheckedEcosystem(p.ecosystem) && p.exists !== false);
-    if (!pkgs.length) return notApplicable("no listed jspkg or pypkg package to look up");
+    const checked = facts.packages.filter((p) => isCheckedEcosystem(p.ecosystem));
+    if (!checked.length) return notApplicable("no listed jspkg or pypkg package to look up");
+    // a missing package has no version to look up (packages_intact counts it); say it is missing, not unlisted
+    const pkgs = checked.filter((p) => p.exists !== false);
+    if (!pkgs.length) {
+      const p = checked[0];
+      return notApplicable(`${p.ecosystem}: ${checked.map((x) => x.identifier).join(", ")} ${checked.length === 1 ? "does" : "do"} not exist, so no listed version can be looked up (${when(p.observed_at, p.attempted_at)})`);
+    }
     const affected = pkgs.filter((p) => p.advisories && p.advisories.length);
     if (affected.length) {
       const ids = affected.flatMap((p) => p.advisories!.map((a) => a.id));

@@ -116,6 +116,13 @@ describe("factors", () => {
     expect(factor(buildFacts({ packages: [otherArtifact()] }), "no_known_advisories")).toMatchObject({ points: 0, status: "not_applicable" });
   });
 
+  it("no_known_advisories: a listed package that is missing is named as missing, never as not listed", () => {
+    const f = factor(buildFacts({ packages: [jspkg({ exists: false, deprecated: null, advisories: null, advisories_observed_at: null })] }), "no_known_advisories");
+    expect(f).toMatchObject({ points: 0, status: "not_applicable" });
+    expect(f.evidence).not.toMatch(/no listed jspkg or pypkg package/);
+    expect(f.evidence).toContain("@acme/weather-mcp does not exist");
+  });
+
   it("artifacts_available: when nothing answered, says only what is listed (no package claimed missing that is not listed)", () => {
     const down = remote({ url: "https://mcp.acme.example/mcp", live: false, http_status: 500 });
     const remoteOnly = factor(buildFacts({ packages: [], remotes: [down] }), "artifacts_available");
