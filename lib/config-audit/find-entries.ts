@@ -19,7 +19,10 @@ function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   if (v instanceof Date) return "a date";
-  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+  // YAML's !!binary, !!set and the like read as objects that are not maps
+  if (ArrayBuffer.isView(v)) return "binary data";
+  if (typeof v === "object") return isObj(v) ? "an object" : `a ${Object.prototype.toString.call(v).slice(8, -1)}`;
+  return `a ${typeof v}`;
 }
 
 /** A known map key holding something other than a map (or Continue's list) is a broken config, not an empty one. */
@@ -149,6 +152,12 @@ function looksUnwrapped(doc: Obj): boolean {
 function checkField(obj: Obj, field: string, path: (string | number)[], ok: (v: unknown) => boolean, want: string): void {
   const v = obj[field];
   if (v === undefined || v === null || ok(v)) return;
+  // a list with something else in it: name the item, not "an array" (which is what was asked for)
+  const list: unknown[] = Array.isArray(v) ? v : [];
+  const item = list.findIndex((a) => typeof a !== "string");
+  if (item >= 0) {
+    throw new ConfigShapeError(`${[...path, field].map(String).join(".")} must be ${want}; item ${item} is ${typeName(list[item])}`, [...path, field, item]);
+  }
   throw new ConfigShapeError(`${[...path, field].map(String).join(".")} must be ${want}, not ${typeName(v)}`, [...path, field]);
 }
 
