@@ -153,7 +153,7 @@ function checkField(obj: Obj, field: string, path: (string | number)[], ok: (v: 
   const v = obj[field];
   if (v === undefined || v === null || ok(v)) return;
   // a list with something else in it: name the item, not "an array" (which is what was asked for)
-  const list: unknown[] = Array.isArray(v) ? v : [];
+  const list: unknown[] = ok === isStringList && Array.isArray(v) ? v : [];
   const item = list.findIndex((a) => typeof a !== "string");
   if (item >= 0) {
     throw new ConfigShapeError(`${[...path, field].map(String).join(".")} must be ${want}; item ${item} is ${typeName(list[item])}`, [...path, field, item]);

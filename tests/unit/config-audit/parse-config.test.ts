@@ -208,6 +208,7 @@ describe("parseConfig: layouts and the keys each client reads", () => {
     expect(parseError('{"mcpServers": {"a": {"command": "npx", "args": "-y lotus-wisdom-mcp"}}}').message).toMatch(/mcpServers\.a\.args must be a list of strings, not a string/);
     expect(parseError('{"mcpServers": {"a": {"command": "npx", "args": [1]}}}').message).toMatch(/args must be a list of strings; item 0 is a number/);
     expect(parseError('{"mcpServers": {"a": {"command": "npx", "args": ["-y", null]}}}').message).toMatch(/mcpServers\.a\.args must be a list of strings; item 1 is null/);
+    expect(parseError('{"mcpServers": {"a": {"command": ["npx", 1]}}}').message).toMatch(/mcpServers\.a\.command must be a string, not an array/);
     // YAML's binary value is no server entry: named as what it is, not "an object"
     expect(parseError("mcpServers:\n  a: !!binary aGVsbG8=\n").message).toMatch(/must be an object, not binary data/);
     expect(parseError('{"context_servers": {"a": {"command": {"path": "npx", "args": "x"}}}}').message).toMatch(/command\.args must be a list of strings/);
