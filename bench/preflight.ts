@@ -14,9 +14,15 @@
 //
 // Health and preflight run alternately BENCH_ROUNDS times; the figures are medians (bench/lib/bench-server.ts
 // compareLoads), the ratio the median of the rounds' ratios.
+//
+// Those runs saturate the server, where a closed loop's latency is connections ÷ throughput whatever a request
+// costs. Then the same 100 connections offer a steady rate the server can serve (BENCH_PACED_RATE, default
+// half the preflight throughput just measured; bench/lib/paced-load.ts), and the p99 of that is the latency a
+// caller sees under load: health and preflight each, BENCH_ROUNDS times, medians.
 import { freshBenchDatabase, largestSharedSnapshot } from "./lib/bench-db";
 import { buildOnce, compareLoads, loadRun, startBenchServer } from "./lib/bench-server";
 import { prepareBenchCatalog, UNLIMITED_BURSTS } from "./lib/bench-catalog";
+import { halfOf, pacedComparison } from "./lib/paced-load";
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -57,6 +63,7 @@ async function askWithEveryKey(): Promise<void> {
   );
 }
 
+const health = { label: "health", req: { method: "GET" as const, path: () => "/v1/health" } };
 try {
   await askWithEveryKey();
   await loadRun("warm-up", server.base, connections, 3, { method: "GET", path: () => "/v1/health" });
@@ -66,7 +73,7 @@ try {
     connections,
     seconds,
     rounds,
-    { label: "health", req: { method: "GET", path: () => "/v1/health" } },
+    health,
     { label: "preflight", req: preflight },
     server.cpuSeconds,
   );
@@ -75,6 +82,10 @@ try {
       `p99 ${pf.p99.toFixed(1)} ms (goal < 25 ms: ${pf.p99 < 25 ? "met" : "not met"}) at ${connections} connections; ` +
       `${pf.p99Steady.toFixed(1)} ms leaving out each connection's first answer (its wait to be accepted)`,
   );
+
+  const rate = Number(process.env.BENCH_PACED_RATE ?? halfOf(pf.rps));
+  const { candidate: paced } = await pacedComparison(server.base, connections, rate, seconds, rounds, health, { label: "preflight", req: preflight });
+  console.log(`paced preflight p99 ${paced.p99.toFixed(1)} ms at ${rate} req/s (goal < 25 ms: ${paced.p99 < 25 ? "met" : "not met"} at this rate)`);
 } finally {
   await server.stop();
 }
