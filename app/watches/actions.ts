@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { ApiError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
-import { accountCaller } from "@/lib/auth/account-caller";
+import { accountCaller, payingAccountCaller } from "@/lib/auth/account-caller";
 import { currentAccount } from "@/lib/auth/current-account";
 import { getDb } from "@/lib/db/client";
 import { chargeCaller } from "@/lib/quota";
@@ -36,7 +36,6 @@ const text = (v: FormDataEntryValue | null) => (typeof v === "string" && v.trim(
 export async function createWatchAction(_prev: CreateWatchState, form: FormData): Promise<CreateWatchState> {
   const account = await currentAccount();
   if (!account) return { error: "Your session ended; sign in again." };
-  const caller = accountCaller(account);
   const events = form.getAll("events").map(String);
   const submitted = (name: string) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
   const values: WatchFormValues = { server_name: submitted("server_name"), webhook_url: submitted("webhook_url"), email: submitted("email"), events, label: submitted("label") };
@@ -50,7 +49,9 @@ export async function createWatchAction(_prev: CreateWatchState, form: FormData)
       events,
       label: text(form.get("label")),
     });
-    const result = await createWatch(await getDb(), input, { caller, charge: (subject, cost) => chargeCaller(caller, subject, cost) });
+    const db = await getDb();
+    const caller = await payingAccountCaller(db, account);
+    const result = await createWatch(db, input, { caller, charge: (subject, cost) => chargeCaller(caller, subject, cost) });
     if (result.created) log.info("watch created from the web", { accountId: account.id, watchId: result.watch.id });
     revalidatePath("/watches");
     return { created: result.created, watch: result.watch, secret: result.secret };

@@ -14,6 +14,17 @@ export interface CreatedApiKey {
   createdAt: Date;
 }
 
+/** 400 when the account already holds MAX_API_KEYS_PER_ACCOUNT live keys. */
+export async function assertRoomForKey(db: Queryable, accountId: string): Promise<void> {
+  const [{ live }] = await db
+    .select({ live: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+  if (live >= MAX_API_KEYS_PER_ACCOUNT) {
+    throw new ApiError("invalid_request", `an account holds at most ${MAX_API_KEYS_PER_ACCOUNT} live keys; revoke one first`);
+  }
+}
+
 /** Creates a key for an account; only its SHA-256 and visible prefix are stored. */
 export async function createApiKey(accountId: string, opts: { db?: Queryable } = {}): Promise<CreatedApiKey> {
   const db = opts.db ?? (await getDb());
@@ -21,13 +32,7 @@ export async function createApiKey(accountId: string, opts: { db?: Queryable } =
     // One account's key creations run one at a time (the account row's lock): a count taken outside a lock let
     // keys made at once each see room and all be stored, past the limit.
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for("update");
-    const [{ live }] = await tx
-      .select({ live: count() })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
-    if (live >= MAX_API_KEYS_PER_ACCOUNT) {
-      throw new ApiError("invalid_request", `an account holds at most ${MAX_API_KEYS_PER_ACCOUNT} live keys; revoke one first`);
-    }
+    await assertRoomForKey(tx, accountId);
     const key = generateApiKey();
     const keyId = newId("key");
     const prefix = apiKeyPrefix(key);

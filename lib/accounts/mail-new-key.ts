@@ -5,7 +5,7 @@ import { authBaseUrl } from "@/lib/auth/auth-options";
 import { sendMail } from "@/lib/auth/send-mail";
 import { takeAccountMail, TOO_MUCH_MAIL } from "@/lib/auth/mail-allowance";
 import { ApiError } from "@/lib/api/errors";
-import { createApiKey } from "./create-api-key";
+import { assertRoomForKey, createApiKey } from "./create-api-key";
 import { revokeApiKey } from "./revoke-api-key";
 
 /** Why the account page made a key: asked for one, or lost one. */
@@ -26,6 +26,9 @@ export async function mailNewKey(
   const db = opts.db ?? (await getDb());
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw new Error("no such account");
+  // a key refused for the account's limit sends no mail: it must not use up one of the hour's account mails,
+  // which the next sign-in link needs too (createApiKey checks again under the account's lock)
+  await assertRoomForKey(db, account.id);
   if (!(await takeAccountMail(account.email, { db }))) throw new ApiError("rate_limited", TOO_MUCH_MAIL);
   const created = await createApiKey(account.id, { db });
   const url = `${authBaseUrl()}/account`;

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { drizzleAuthAdapter } from "@/lib/auth/drizzle-adapter";
 import { sendMail } from "@/lib/auth/send-mail";
-import { mailboxVisibleTo } from "@/lib/auth/list-dev-mail";
+import { mailboxVisibleTo, mailboxVisibleToRequest } from "@/lib/auth/list-dev-mail";
 import { socketIp } from "@/lib/api/socket-ip";
 import { clientIp } from "@/lib/api/client-ip";
 import { createAccount } from "@/lib/accounts/create-account";
@@ -211,6 +211,21 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
     expect(mailboxVisibleTo("127.0.0.1", "203.0.113.5")).toBe(true);
   });
 
+  it("behind a proxy that names the client in X-Real-IP only, does not take Next.js's X-Forwarded-For for it", () => {
+    // nginx's usual `proxy_set_header X-Real-IP $remote_addr;` sends no X-Forwarded-For; Next.js then fills it in
+    // with the socket's address, which is the proxy's own loopback one
+    const viaProxy = (realIp: string) =>
+      new Headers({ "x-mcp-preflight-socket-ip": "127.0.0.1", "x-forwarded-for": "127.0.0.1", "x-real-ip": realIp });
+    process.env.TRUST_PROXY = "1";
+    try {
+      expect(mailboxVisibleToRequest(viaProxy("203.0.113.5"))).toBe(false);
+      expect(mailboxVisibleToRequest(viaProxy("127.0.0.1"))).toBe(true);
+      expect(mailboxVisibleToRequest(new Headers({ "x-mcp-preflight-socket-ip": "127.0.0.1" }))).toBe(true);
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
+  });
+
   it("sends a new key to the account's e-mail for a lost one (never the log), and it works", async () => {
     const a = await createAccount({ email: "lost@example.test" }, { db });
     const { key } = await createApiKey(a.id, { db });
@@ -256,6 +271,18 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
     // another address is not affected, and the next hour starts afresh
     expect(await takeAccountMail("other@example.test", { db })).toBe(true);
     expect(await takeAccountMail("busy@example.test", { db, now: new Date(Date.now() + 3_600_000) })).toBe(true);
+  });
+
+  it("does not count a key refused for the account's limit among the hour's account mails", async () => {
+    const a = await createAccount({ email: "full@example.test" }, { db });
+    for (let i = 0; i < MAX_API_KEYS_PER_ACCOUNT; i++) await createApiKey(a.id, { db });
+    for (let i = 0; i < 5; i++) await expect(mailNewKey(a.id, "created", { db })).rejects.toMatchObject({ code: "invalid_request" });
+    expect(await db.$count(devMailbox)).toBe(0);
+    // the sign-in link and, after revoking one, the new key still go out
+    expect(await takeAccountMail("full@example.test", { db })).toBe(true);
+    const [oldest] = await listApiKeys(a.id, { db });
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, oldest.keyId));
+    await expect(mailNewKey(a.id, "created", { db })).resolves.toMatchObject({ to: "full@example.test" });
   });
 
   it("revokes the new key when its mail cannot be sent, and says so", async () => {

@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { accounts, watches } from "@/lib/db/schema";
+import { accounts, creditWallets, watches } from "@/lib/db/schema";
 import { resetDb } from "../helpers/db";
-import { keyedAccount, loadFixtureCatalog } from "../helpers/catalog-fixture";
+import { keyedAccount, loadFixtureCatalog, walletRemaining } from "../helpers/catalog-fixture";
+import { utcMonthStart } from "@/lib/quota/utc";
 
 // The /watches form's server action with a signed-in account (the session itself is next-auth's, tested in
 // the browser test): what the form sends is what the API would be sent.
@@ -45,6 +46,22 @@ describe("the watch form's action", () => {
     const two = await createWatchAction({}, form({ server_name: "io.github.acme/weather", email: "ops@example.com", events: ["remote_down", "security"] }));
     expect(two.created).toBe(true);
     expect(two.watch!.events).toEqual(["remote_down", "security"]);
+  });
+
+  it("pays from this month's grant when the wallet still holds an earlier month's, as a key's call would", async () => {
+    // last month's grant spent down to 3: a new UTC month gives 1,000 again, also to an account that signs in
+    // and goes straight to this page (no API call has refilled its wallet yet)
+    const a = await keyedAccount(db, { credits: 3 });
+    const now = new Date();
+    const lastMonth = utcMonthStart(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15)));
+    await db.update(creditWallets).set({ periodStart: lastMonth }).where(eq(creditWallets.accountId, a.accountId));
+    session.accountId = a.accountId;
+    const made = await createWatchAction({}, form({ server_name: "io.github.acme/weather", email: "ops@example.com", events: "security" }));
+    expect(made.error).toBeUndefined();
+    expect(made.created).toBe(true);
+    expect(await walletRemaining(db, a.accountId)).toBe(990);
+    const [wallet] = await db.select().from(creditWallets).where(eq(creditWallets.accountId, a.accountId));
+    expect(wallet.periodStart).toBe(utcMonthStart(now));
   });
 
   it("answers a visitor whose session ended without doing anything", async () => {

@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { devMailboxEnabled } from "@/lib/config";
-import { listDevMail, mailboxVisibleTo } from "@/lib/auth/list-dev-mail";
-import { socketIp } from "@/lib/api/socket-ip";
+import { listDevMail, mailboxVisibleToRequest } from "@/lib/auth/list-dev-mail";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Dev mailbox", robots: { index: false } };
@@ -14,9 +13,7 @@ export const metadata: Metadata = { title: "Dev mailbox", robots: { index: false
  * that are not on this machine.
  */
 export default async function DevMailboxPage() {
-  const h = await headers();
-  const forwarded = h.get("x-forwarded-for") ?? h.get("x-real-ip");
-  if (!devMailboxEnabled() || !mailboxVisibleTo(socketIp(h), forwarded)) notFound();
+  if (!devMailboxEnabled() || !mailboxVisibleToRequest(await headers())) notFound();
   const mail = await listDevMail();
   return (
     <>
