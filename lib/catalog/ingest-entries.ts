@@ -318,6 +318,10 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
         and s.latest_version_id is distinct from v.id`);
   }
 
+  // A delisted name returns when the listing shows it again: a row the registry marks deleted (incremental
+  // crawls include them) is hidden from its listings, so it is no return.
+  const returns = (name: string) => byName.get(name)!.some((e) => e.status !== "deleted");
+
   // Descriptive columns: written only when one of them would change.
   const freshSet = new Set(fresh);
   for (const name of names) {
@@ -335,7 +339,7 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     }
     const firstSeen = minDate(row.firstSeenAt, ...byName.get(name)!.map((e) => e.publishedAt));
     if (!sameTime(firstSeen, row.firstSeenAt)) patch.firstSeenAt = firstSeen!;
-    if (row.delistedAt && !outdated.has(name)) patch.delistedAt = null;
+    if (row.delistedAt && !outdated.has(name) && returns(name)) patch.delistedAt = null;
     if (Object.keys(patch).length) {
       await tx.update(servers).set({ ...patch, updatedAt: new Date() }).where(eq(servers.id, row.id));
       counts.serversUpdated++;
@@ -370,6 +374,7 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
       prior: row,
       priorRemoteUrls: row.latestVersionId ? (priorRemotes.get(row.latestVersionId) ?? []) : null,
       state: listed(row.name),
+      listed: row.delistedAt === null || returns(row.name),
     })),
     delisted: toDelist,
   });

@@ -39,9 +39,13 @@ export function pinnedVersion(version: string | null): string | null {
   return /^\d/.test(v) ? v : null;
 }
 
-/** SQL of a listed version column that is NULL where pinnedVersion is null, else the column as listed. */
+/**
+ * SQL of pinnedVersion: NULL where it pins none, else the version without a leading `v` or `=` (what the
+ * vulnerability look-up asks for: `v1.0.2` is the release `1.0.2`, which is the one advisories name).
+ */
 export function pinnedVersionSql(column: SQL): SQL {
-  return sql`case when regexp_replace(btrim(${column}), '^[=vV]+', '') ~ '^[0-9]' then ${column} end`;
+  const bare = sql`regexp_replace(btrim(${column}), '^[=vV]+', '')`;
+  return sql`case when ${bare} ~ '^[0-9]' then ${bare} end`;
 }
 
 function hasVersion(versions: Record<string, unknown>, pinned: string, ecosystem: string): boolean {

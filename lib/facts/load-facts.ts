@@ -1,10 +1,9 @@
-import { and, eq, inArray, isNull, max } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { listedVersionDeprecated } from "./listed-deprecation";
 import { repositoryExists } from "./repository-exists";
 import type { Queryable } from "@/lib/db/client";
 import {
   packageObservations,
-  registrySyncs,
   remoteObservations,
   repositories,
   repositoryObservations,
@@ -15,6 +14,7 @@ import {
   vulnObservations,
 } from "@/lib/db/schema";
 import { registryUrl } from "@/lib/config";
+import { latestListingObservedAt } from "@/lib/reports/catalog-times";
 import { FACTS_SCHEMA_VERSION, type Facts } from "@/lib/engine/facts";
 import { deriveIdentity } from "./derive-identity";
 import { packagePageUrl } from "./package-page-url";
@@ -83,15 +83,9 @@ export async function loadServerRecords(db: Queryable, names: readonly string[])
   const out = new Map<string, ServerRecord>();
   const unique = [...new Set(names)].filter(mayBeListedName);
   if (!unique.length) return out;
-  const [sync, brands] = await Promise.all([
-    db
-      // the newest observation, not the newest import: an older dump written later does not move it back
-      .select({ observedAt: max(registrySyncs.observedAt) })
-      .from(registrySyncs)
-      .where(eq(registrySyncs.status, "succeeded")),
-    loadBrands(db),
-  ]);
-  const syncObservedAt = sync[0]?.observedAt ?? null;
+  // the newest observation of the whole listing, not the newest import: an older dump written later does not
+  // move it back, and a listing written as incomplete does not date the servers it lacks
+  const [syncObservedAt, brands] = await Promise.all([latestListingObservedAt(db), loadBrands(db)]);
   for (let i = 0; i < unique.length; i += CHUNK) {
     await loadChunk(db, unique.slice(i, i + CHUNK), { syncObservedAt, brands }, out);
   }
@@ -248,8 +242,10 @@ function toFacts(
     remoteUrls: remotes.map((r) => r.remote.url),
   });
   const brandClaims = claimsOf(rel.brands, { name: s.name, namespace: s.namespace, title: s.title, description: s.description });
-  // A delisted server was last seen listed before the complete listing that lacked it.
-  const listingObservedAt = s.delistedAt ?? rel.syncObservedAt ?? s.updatedAt;
+  // A delisted server was last seen listed before the complete listing that lacked it. A listed one was seen by
+  // the newest listing that saw every server, and (first listed by an incomplete one since) no earlier than it
+  // was first seen.
+  const listingObservedAt = s.delistedAt ?? (rel.syncObservedAt && rel.syncObservedAt > s.firstSeenAt ? rel.syncObservedAt : s.firstSeenAt);
 
   return {
     schema_version: FACTS_SCHEMA_VERSION,

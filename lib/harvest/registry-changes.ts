@@ -32,7 +32,7 @@ export interface RegistryDiffInput {
   /** Servers created by this listing; `goneBy` when a newer complete listing, already written, lacked them. */
   fresh: { id: number; name: string; state: ListedState | null; goneBy?: Date | null }[];
   /** Servers held before this listing and present in it. */
-  seen: { prior: ServerRow; priorRemoteUrls: string[] | null; state: ListedState | null }[];
+  seen: { prior: ServerRow; priorRemoteUrls: string[] | null; state: ListedState | null; listed: boolean }[];
   /** Servers a complete listing lacked (delisted now). */
   delisted: ServerRow[];
 }
@@ -42,7 +42,7 @@ export interface RegistryDiffInput {
  * one registry listing:
  * - server_new: a name the catalog never held;
  * - registry_status: the latest entry's status differs from the one held, or the
- *   server was delisted (a complete listing lacked it) or relisted;
+ *   server was delisted (a complete listing lacked it) or relisted (listed again by a row not marked deleted);
  * - spec_era_change: the $schema date of the latest entry differs;
  * - endpoint_moved: the remote URL set of the latest entry differs.
  * Only a listing's latest entry describes a server; a server listed without one
@@ -62,16 +62,16 @@ export function registryChanges(input: RegistryDiffInput): ChangeInput[] {
     });
     if (f.goneBy) out.push(unlisted(f.id, f.name, f.state?.status ?? null, f.goneBy));
   }
-  for (const { prior, priorRemoteUrls, state } of input.seen) {
+  for (const { prior, priorRemoteUrls, state, listed } of input.seen) {
     const base = { serverId: prior.id, serverName: prior.name, observedAt: at };
     const wasListed = prior.delistedAt === null;
     const status = state ? state.status : prior.registryStatus;
-    if (!wasListed || status !== prior.registryStatus) {
+    if (wasListed !== listed || status !== prior.registryStatus) {
       out.push({
         ...base,
         kind: "registry_status",
         before: { status: prior.registryStatus, listed: wasListed },
-        after: { status, listed: true },
+        after: { status, listed },
       });
     }
     if (!state) continue;

@@ -55,3 +55,36 @@ describe("advisories of a package that servers list at different versions", () =
     expect(other.reasons.find((r: { code: string }) => r.code === "vuln_package_advisory")).toMatchObject({ result: "pass" });
   });
 });
+
+// Listings that pin a version with a leading `v` or `=` (the real registry has `"version": "v1.0.2"` for a PyPI
+// package): the existence check reads them as the release 1.0.2, and so must the look-up, or an advisory on
+// 1.0.2 is missed and the rule passes on a look-up of a version no advisory names.
+describe("advisories of a version pinned with a leading v or =", () => {
+  let fake: FakeUpstreams;
+  let db: Db;
+  const PY = "io.github.stepbot/v-pinned";
+  const JS = "io.github.eq/eq-pinned";
+  beforeAll(async () => {
+    fake = await startFakeUpstreams({});
+    fake.applyEnv();
+    db = await resetDb();
+    await loadFixtureCatalog(db, [
+      listing({ name: PY, packages: [{ registryType: "pypi", identifier: "v-pinned-mcp", version: "v1.0.2", transport: { type: "stdio" } }] }),
+      listing({ name: JS, packages: [{ registryType: "npm", identifier: "eq-pinned-mcp", version: "=1.2.3", transport: { type: "stdio" } }] }),
+    ]);
+    fake.pypi.set({ name: "v-pinned-mcp", versions: { "1.0.2": false }, latest: "1.0.2" });
+    fake.npm.set({ name: "eq-pinned-mcp", versions: { "1.2.3": null }, latest: "1.2.3" });
+    fake.osv.add({ id: "PYSEC-v-0001", modified: "2026-03-02T00:00:00Z", summary: "hole in 1.0.2", severity: "HIGH", ecosystem: "PyPI", name: "v-pinned-mcp", versions: ["1.0.2"] });
+    fake.osv.add({ id: "GHSA-eq-0001", modified: "2026-03-02T00:00:00Z", summary: "hole in 1.2.3", severity: "HIGH", ecosystem: "npm", name: "eq-pinned-mcp", versions: ["1.2.3"] });
+    await runHarvest(db, { trigger: "test", http: TEST_HTTP, clock: () => new Date(), sources: ["jspkg", "pypkg", "vuln"] });
+  });
+  afterAll(() => fake?.close());
+
+  it("looks up the release the listing pins, as the existence check reads it", async () => {
+    const facts = await loadFactsMany(db, [PY, JS]);
+    expect(facts.get(PY)!.packages[0]).toMatchObject({ version: "v1.0.2", exists: true, advisories: [{ id: "PYSEC-v-0001" }] });
+    expect(facts.get(JS)!.packages[0]).toMatchObject({ version: "=1.2.3", exists: true, advisories: [{ id: "GHSA-eq-0001" }] });
+    const result = await (await preflightPost(request("/v1/preflight", { method: "POST", body: { server_name: PY } }))).json();
+    expect(result.reasons.find((r: { code: string }) => r.code === "vuln_package_advisory")).toMatchObject({ result: "review" });
+  });
+});

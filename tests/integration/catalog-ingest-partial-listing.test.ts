@@ -7,6 +7,8 @@ import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
 import { listing } from "../helpers/catalog-fixture";
 import { queryRows } from "../helpers/table-dump";
+import { loadFactsMany } from "@/lib/facts/load-facts";
+import { latestListingObservedAt } from "@/lib/reports/catalog-times";
 
 const T0 = "2026-05-01T00:00:00.000Z";
 const T1 = "2026-05-02T00:00:00.000Z";
@@ -47,6 +49,23 @@ describe("a complete listing the ingest could not read whole", () => {
     // and a later complete listing that reads whole still delists as before
     const later = await ingestDump(db, [day0[0]], "later", new Date("2026-05-03T00:00:00.000Z"));
     expect(later.counts.serversDelisted).toBe(1);
+  });
+
+  it("an incomplete listing does not date the listing of the servers it lacks (listing_observed_at, stats)", async () => {
+    const db = await resetDb();
+    await ingestDump(db, day0, "day0", new Date(T0));
+    const broken = { server: { ...day0[1].server, name: 42 }, _meta: day0[1]._meta };
+    const fresh = listing({ name: "io.github.a/three" }, { updatedAt: T1, publishedAt: T1 });
+    await ingestDump(db, [fresh, broken], "broken", new Date("2026-05-03T00:00:00.000Z"));
+    const facts = await loadFactsMany(db, ["io.github.a/one", "io.github.a/two", "io.github.a/three"]);
+    // one and two were not in the later listing: seen last by day0; three no earlier than it was first seen
+    expect(facts.get("io.github.a/one")!.server.listing_observed_at).toBe(T0);
+    expect(facts.get("io.github.a/two")!.server.listing_observed_at).toBe(T0);
+    expect(facts.get("io.github.a/three")!.server.listing_observed_at).toBe(T1);
+    expect((await latestListingObservedAt(db))!.toISOString()).toBe(T0);
+    // a whole listing read later dates them all again
+    await ingestDump(db, [...day0, fresh], "whole", new Date("2026-05-04T00:00:00.000Z"));
+    expect((await loadFactsMany(db, ["io.github.a/one"])).get("io.github.a/one")!.server.listing_observed_at).toBe("2026-05-04T00:00:00.000Z");
   });
 
   it("rejects an entry whose version is not a string rather than storing it as the empty version", () => {

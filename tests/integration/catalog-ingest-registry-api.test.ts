@@ -11,6 +11,8 @@ import { latestNames } from "../helpers/raw-snapshot";
 import { listing } from "../helpers/catalog-fixture";
 import { sql } from "drizzle-orm";
 
+const rows = <T>(res: unknown): T[] => ((res as { rows?: T[] }).rows ?? (res as T[]));
+
 describe.skipIf(!hasSharedData)("ingest from REGISTRY_URL through the list API", () => {
   const registry = new FakeRegistry();
   let server: Awaited<ReturnType<typeof startHttpServer>>;
@@ -90,6 +92,41 @@ describe.skipIf(!hasSharedData)("ingest from REGISTRY_URL through the list API",
     await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "incremental" });
     const after = await status();
     expect((after.rows ?? (after as unknown as { registry_status: string }[]))[0].registry_status).toBe("deprecated");
+  });
+
+  it("a deleted row an incremental crawl reads does not relist a server a full crawl delisted (deleted rows are hidden from listings)", async () => {
+    const OFFICIAL = "io.modelcontextprotocol.registry/official";
+    const old = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    const fresh = await resetDb();
+    registry.load([
+      listing({ name: "io.github.spam/bad" }, { updatedAt: old, publishedAt: old }),
+      listing({ name: "io.github.good/fine" }, { updatedAt: old, publishedAt: old }),
+    ]);
+    await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "full" });
+    // the registry deletes it; a full crawl (which hides deleted rows) runs before any incremental one
+    const deletedAt = new Date(Date.now() - 3_600_000).toISOString();
+    registry.update("io.github.spam/bad", (e) => Object.assign(e._meta[OFFICIAL], { status: "deleted", updatedAt: deletedAt, statusChangedAt: deletedAt }));
+    await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "full" });
+    const state = async () =>
+      rows<{ delisted: boolean; registry_status: string }>(await fresh.execute(sql`select delisted_at is not null as delisted, registry_status from servers where name = 'io.github.spam/bad'`));
+    expect(await state()).toEqual([{ delisted: true, registry_status: "active" }]);
+    // the incremental crawl includes the deleted row: its status is stored, and it stays unlisted
+    const r = await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "incremental" });
+    expect(r.counts.entries).toBe(1);
+    expect(await state()).toEqual([{ delisted: true, registry_status: "deleted" }]);
+    const records = rows<{ before: unknown; after: unknown }>(
+      await fresh.execute(sql`select before, after from changes where kind = 'registry_status' and server_name = 'io.github.spam/bad' order by id`),
+    );
+    expect(records).toEqual([
+      { before: { status: "active", listed: true }, after: { status: "active", listed: false } },
+      { before: { status: "active", listed: false }, after: { status: "deleted", listed: false } },
+    ]);
+    expect(await count(fresh, "select count(*) as n from servers where delisted_at is null")).toBe(1);
+    // restored by the registry: listed again
+    const back = new Date(Date.now() - 60_000).toISOString();
+    registry.update("io.github.spam/bad", (e) => Object.assign(e._meta[OFFICIAL], { status: "active", updatedAt: back, statusChangedAt: back }));
+    await ingestFromRegistry(fresh, { baseUrl: server.url, mode: "incremental" });
+    expect(await state()).toEqual([{ delisted: false, registry_status: "active" }]);
   });
 
   it("records a failed sync and keeps the catalog when the registry cannot be reached", async () => {
