@@ -17,8 +17,10 @@ export function lookalikeNames(ctx: RuleContext): RuleOutcome {
       false,
     );
   }
-  const shown = names.slice(0, SUMMARY_NAME_LIMIT).join(", ");
-  const more = names.length > SUMMARY_NAME_LIMIT ? ` and ${names.length - SUMMARY_NAME_LIMIT} more` : "";
+  const listed = names.slice(0, SUMMARY_NAME_LIMIT);
+  const shown = listed.join(", ");
+  // `names` holds at most LOOKALIKE_NAMES_LIMIT of them; `count` is the full number
+  const more = count > listed.length ? ` and ${count - listed.length} more` : "";
   return outcome(
     "lookalike_names",
     "context",

@@ -39,6 +39,14 @@ describe("evaluate", () => {
     ]);
   });
 
+  it("counts the lookalikes a summary leaves out from the full count, not from the names the facts list", () => {
+    // facts list at most 100 names while `count` is the full number (lib/facts/load-facts.ts)
+    const names = Array.from({ length: 100 }, (_, i) => `io.github.u${String(i).padStart(3, "0")}/weather-mcp`);
+    const r = evaluate({ facts: buildFacts({ lookalikes: { count: 150, names } }), policy: BASELINE_POLICY, now: NOW });
+    const summary = r.reasons.find((x) => x.code === "lookalike_names")!.summary;
+    expect(summary).toMatch(/^150 other catalog servers use the name part weather-mcp: .* and 145 more; /);
+  });
+
   it("names every rule code it emits in the ruleset", () => {
     const codes = new Set(RULESET.rules.map((r) => r.code));
     const facts = buildFacts({ packages: [pypkg(), jspkg(), otherArtifact()] });
