@@ -24,7 +24,7 @@ import { auditQuerySchema, auditResultSchema, resolveQuerySchema, resolveResultS
 import { changeFeedQuerySchema, changeFeedResponseSchema } from "@/lib/schemas/changes";
 import { creditsResultSchema } from "@/lib/schemas/credits";
 import { errorBodySchema } from "@/lib/schemas/error";
-import { stampLineSchema, stampResultSchema } from "@/lib/schemas/stamp";
+import { stampResultSchema, stampTextSchema } from "@/lib/schemas/stamp";
 
 // Every HTTP operation of the API, described once from the zod schemas its route parses with (requests) and
 // its tests check responses against (responses). buildOpenApiDocument turns this table into OpenAPI 3.1; the
@@ -146,8 +146,8 @@ export const API_OPERATIONS: ApiOperation[] = [
     response: {
       status: 200,
       description: "One line of text",
-      text: `CATALOG-STAMP/1 REVIEW io.github.acme/weather builtin:baseline@1 facts=sha256:${"4e1c".repeat(16)} input=sha256:${"9b07".repeat(16)} at=2026-03-01T00:00:00.000Z until=2026-03-02T00:00:00.000Z audit=-`,
-      textSchema: stampLineSchema,
+      text: `CATALOG-STAMP/1 REVIEW io.github.acme/weather builtin:baseline@1 facts=sha256:${"4e1c".repeat(16)} input=sha256:${"9b07".repeat(16)} at=2026-03-01T00:00:00.000Z until=2026-03-02T00:00:00.000Z audit=-\n`,
+      textSchema: stampTextSchema,
     },
     errors: [400, 401, 402, 404, 409, 429, 503],
     mcpTool: "catalog_stamp",

@@ -12,14 +12,12 @@ const oneOf = (values: readonly string[]) => `(?:${values.map(escape).join("|")}
 const digest = "sha256:[0-9a-f]{64}";
 
 /** `CATALOG-STAMP/1 <decision> <server_name> <policy_id>@1 facts=… input=… at=… until=… audit=<uuid or ->`; names hold no whitespace. */
-export const stampLineSchema = z
-  .string()
-  .regex(
-    new RegExp(
-      `^${escape(STAMP_FORMAT)} ${oneOf(DECISIONS)} \\S+ ${oneOf(POLICY_IDS)}@1 facts=${digest} input=${digest} at=\\S+ until=\\S+ audit=(?:[0-9a-f-]{36}|-)$`,
-    ),
-    "not a CATALOG-STAMP/1 line",
-  );
+const stampLine = `${escape(STAMP_FORMAT)} ${oneOf(DECISIONS)} \\S+ ${oneOf(POLICY_IDS)}@1 facts=${digest} input=${digest} at=\\S+ until=\\S+ audit=(?:[0-9a-f-]{36}|-)`;
+
+export const stampLineSchema = z.string().regex(new RegExp(`^${stampLine}$`), "not a CATALOG-STAMP/1 line");
+
+/** GET /v1/stamp's text/plain body: the line and the newline that ends it (`$` alone would refuse the body as sent). */
+export const stampTextSchema = z.string().regex(new RegExp(`^${stampLine}\\n$`), "not a CATALOG-STAMP/1 line ending in a newline");
 
 export const stampResultSchema = z.strictObject({
   ok: z.literal(true),

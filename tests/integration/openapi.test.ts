@@ -164,13 +164,14 @@ describe("GET /v1/openapi.json", () => {
     conforms("CreditsResult", await body(await creditsGet(request("/v1/credits", { key }))));
     conforms("WatchCreateResponse", await body(await watchPost(request("/v1/watch", { key, body: { server_name: PAGE_SERVERS.pass, email: "me@example.com" } }))));
     conforms("WatchListResponse", await body(await watchGet(request("/v1/watch", { key }))));
-    // the stamp's text/plain answer, by the line schema the document gives it (catalog_stamp's StampResult holds the same line)
-    const stampText = (await stampGet(request(`/v1/stamp?name=${PAGE_SERVERS.pass}`, { key }))).text();
-    const stampLine = ajv.compile(doc.paths["/v1/stamp"].get.responses["200"].content["text/plain"].schema);
-    expect(stampLine((await stampText).trimEnd()), JSON.stringify(stampLine.errors)).toBe(true);
-    conforms("StampResult", { ok: true, stamp: (await stampText).trimEnd() });
-    expect(stampLine(doc.paths["/v1/stamp"].get.responses["200"].content["text/plain"].example)).toBe(true);
-    expect(stampLine("CATALOG-STAMP/1 MAYBE x builtin:baseline@1")).toBe(false);
+    // the stamp's text/plain answer as sent (the line and its newline), by the schema the document gives it;
+    // catalog_stamp's StampResult holds the same line without the newline
+    const stampText = await (await stampGet(request(`/v1/stamp?name=${PAGE_SERVERS.pass}`, { key }))).text();
+    const stampBody = ajv.compile(doc.paths["/v1/stamp"].get.responses["200"].content["text/plain"].schema);
+    expect(stampBody(stampText), JSON.stringify(stampBody.errors)).toBe(true);
+    conforms("StampResult", { ok: true, stamp: stampText.trimEnd() });
+    expect(stampBody(doc.paths["/v1/stamp"].get.responses["200"].content["text/plain"].example)).toBe(true);
+    expect(stampBody("CATALOG-STAMP/1 MAYBE x builtin:baseline@1\n")).toBe(false);
     conforms("Error", await body(await serverGet(request("/v1/server?name=io.github.nobody/x", { key })), 404));
     conforms("Error", await body(await preflightPost(request("/v1/preflight", { body: { server_name: "x", extra: 1 } })), 400));
 
