@@ -172,6 +172,10 @@ describe("/mcp", () => {
     // refused (unknown server) still says where the caller stands; an unmetered tool has no quota headers
     expect((await rpc("catalog_lookup", { name: "io.github.acme/nope" }, a.key)).headers.get("x-credits-remaining")).toBe("95");
     expect((await rpc("catalog_stats", {})).headers.get("x-tier")).toBeNull();
+    // a key-only tool reads the key: its answer says where the caller stands, as GET /v1/credits does (docs/mcp.md)
+    const credits = await rpc("catalog_credits", {}, a.key);
+    expect([credits.headers.get("x-tier"), credits.headers.get("x-credits-remaining")]).toEqual(["registered", "95"]);
+    expect(credits.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
   });
 
   it("gives a batch of paid calls the headers of the least left: the wallet after every call and the burst window's fewest", async () => {
