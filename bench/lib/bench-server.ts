@@ -158,7 +158,7 @@ export function loadRun(
         if (err) return reject(err);
         latencies.sort((a, b) => a - b);
         steady.sort((a, b) => a - b);
-        const at = (p: number, xs = latencies) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+        const at = (p: number, xs = latencies) => percentile(xs, p);
         const run: LoadRun = {
           rps: result.requests.average,
           p50: at(50),
@@ -202,6 +202,9 @@ export interface Comparison {
    * bound by its own CPU would reach (NaN when not measured). */
   cpuRatio: number;
 }
+
+/** The p-th percentile of ascending `sorted` (the answer at that rank; NaN when there are none). */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

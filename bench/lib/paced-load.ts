@@ -1,5 +1,5 @@
 import http from "node:http";
-import { median, type LoadRequest } from "./bench-server";
+import { median, percentile, type LoadRequest } from "./bench-server";
 
 export interface PacedRun {
   /** Requests a second offered (and, when the server keeps up, answered). */
@@ -66,7 +66,7 @@ export async function pacedRun(label: string, base: string, connections: number,
   for (const a of agents) a.destroy();
 
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  const at = (p: number) => percentile(latencies, p);
   const run: PacedRun = { rate, p50: at(50), p95: at(95), p99: at(99), max: latencies.at(-1) ?? NaN, requests: latencies.length, failures };
   console.log(
     `${label.padEnd(16)} paced ${rate} req/s over ${connections} connections: p50 ${run.p50.toFixed(1)} ms   p95 ${run.p95.toFixed(1)} ms   p99 ${run.p99.toFixed(1)} ms   max ${run.max.toFixed(0)} ms   (${run.requests} requests, ${failures} failed)`,
