@@ -69,11 +69,14 @@ function databaseCpuSecondsSince(before: Map<number, number> | null): number {
 /** The production server (scripts/server.mjs) on `databaseUrl`, waited for until GET /v1/health answers. */
 export async function startBenchServer(databaseUrl: string, port: number, env: Record<string, string> = {}): Promise<BenchServer> {
   const base = `http://127.0.0.1:${port}`;
-  // BENCH_PROFILE=<dir> writes the server's V8 CPU profile there when it stops (where does a request's time go?)
+  // BENCH_PROFILE=<dir> writes the server's V8 CPU profile there when it stops (where does a request's time go?);
+  // BENCH_TRACE_GC=1 prints each of its garbage collections (Node refuses --trace-gc in NODE_OPTIONS) on the
+  // bench's output (is a latency tail a collection's pause?)
+  const traceGc = process.env.BENCH_TRACE_GC ? ["--trace-gc"] : [];
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...profile, "scripts/server.mjs"], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...traceGc, ...profile, "scripts/server.mjs"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", DATABASE_URL: databaseUrl, BOOT_INGEST: "0", HARVEST_INTERVAL_MS: "0", DELIVER_INTERVAL_MS: "0", LOG_FORMAT: "text", LOG_LEVEL: "silent", ...env },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", traceGc.length ? "inherit" : "ignore", "inherit"],
   });
   for (let i = 0; ; i++) {
     try {

@@ -6,7 +6,7 @@ import {
   BURST_WINDOW_SECONDS,
 } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
-import { runStatement } from "./run-statement";
+import { ASYNC_COMMIT_COLUMN, ASYNC_COMMIT_CTE, runStatement } from "./run-statement";
 import { isAnonymous, type Caller, type QuotaState, type WindowState } from "./caller";
 import { quotaHeaders } from "./quota-headers";
 import { secondsUntil, startOfNextUtcDay, startOfUtcDay, windowStart } from "./utc";
@@ -75,15 +75,17 @@ export async function checkBurst(
 }
 
 // $1 burst bucket, $2 window start, $3 daily allowance bucket ('' for keys), $4 UTC day start
+// Committed without waiting for the disk, as the key's admission (lib/quota/resolve-caller.ts ADMIT_KEY_SQL).
 const BURST_SQL = `
-  with burst as (
+  with ${ASYNC_COMMIT_CTE}, burst as (
     insert into quota_counters (bucket, window_start, count)
     values ($1, $2::timestamptz, 1)
     on conflict (bucket, window_start) do update set count = quota_counters.count + 1
     returning count
   )
   select (select count from burst) as burst_count,
-         (select count from quota_counters where bucket = $3 and window_start = $4::timestamptz) as daily_used`;
+         (select count from quota_counters where bucket = $3 and window_start = $4::timestamptz) as daily_used,
+         ${ASYNC_COMMIT_COLUMN}`;
 
 interface Row {
   burst_count: number | string;

@@ -5,7 +5,7 @@ export { isAnonymous } from "./caller";
 export { API_KEY_HEADER, admitCaller, admitLater, callerInputFrom, requireKey, resolveCaller } from "./resolve-caller";
 export type { AdmitOptions, CallerInput, PendingAdmission, ResolvedCaller } from "./resolve-caller";
 export { checkBurst, burstBucket, burstLimit } from "./check-burst";
-export { assertAffordable, chargeCaller } from "./charge-caller";
+export { READ_CHARGE, assertAffordable, chargeCaller } from "./charge-caller";
 export type { AlongsideWrite, ChargeExtras, ChargeOptions, ChargeResult } from "./charge-caller";
 export { quotaHeaders } from "./quota-headers";
 export { mergeBatchQuotaHeaders } from "./batch-quota-headers";

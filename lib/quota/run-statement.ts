@@ -30,6 +30,16 @@ export async function runStatement<T>(db: Queryable, name: string, text: string,
   });
 }
 
+/**
+ * A CTE and a select-list column for a statement whose commit need not wait for the disk: set_config(…, true)
+ * turns synchronous_commit off until the end of the statement's own transaction, which is its commit (the
+ * connection and the server keep their setting). The column must be selected: a CTE nobody reads is not run.
+ * For writes whose loss in a Postgres crash costs nobody anything (docs/quota.md), and never inside a
+ * transaction, where it would cover everything the transaction wrote.
+ */
+export const ASYNC_COMMIT_CTE = `async_commit as (select set_config('synchronous_commit', 'off', true) as mode)`;
+export const ASYNC_COMMIT_COLUMN = `(select mode from async_commit) as commit_mode`;
+
 /** `… $1 … $2 …` with values → drizzle SQL with the same parameters. */
 function toDrizzleSql(text: string, values: unknown[]): SQL {
   const parts = text.split(/\$(\d+)/);

@@ -1,6 +1,7 @@
 import type { Queryable } from "@/lib/db/client";
 import { ApiError } from "@/lib/api/errors";
 import { CREDIT_COSTS } from "@/lib/config";
+import { READ_CHARGE } from "@/lib/quota";
 import { loadServerRecords } from "@/lib/facts/load-facts";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
 import type { ServerCardResponse } from "@/lib/schemas/health-card";
@@ -14,6 +15,6 @@ export function serverNotFound(name: string): ApiError {
 export async function getServerCard(db: Queryable, name: string, ctx: MeteredContext): Promise<ServerCardResponse> {
   const record = (await loadServerRecords(db, [name])).get(name);
   if (!record) throw serverNotFound(name);
-  await ctx.charge(`lookup:${name}`, CREDIT_COSTS.lookup);
+  await ctx.charge(`lookup:${name}`, CREDIT_COSTS.lookup, READ_CHARGE);
   return { ok: true, ...buildHealthCard(record.facts, record.listing, ctx.now ?? new Date()) };
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, ne } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
 import { CREDIT_COSTS } from "@/lib/config";
+import { READ_CHARGE } from "@/lib/quota";
 import { LOOKALIKE_NAMES_LIMIT } from "@/lib/facts/load-facts";
 import { serverNotFound } from "./get-server-card";
 import type { MeteredContext } from "./search-servers";
@@ -19,7 +20,7 @@ export async function listLookalikes(db: Queryable, name: string, ctx: MeteredCo
     .where(eq(servers.name, name))
     .limit(1);
   if (!self) throw serverNotFound(name);
-  await ctx.charge(`lookalikes:${name}`, CREDIT_COSTS.lookalikes);
+  await ctx.charge(`lookalikes:${name}`, CREDIT_COSTS.lookalikes, READ_CHARGE);
   const rows = await db
     .select({
       name: servers.name,

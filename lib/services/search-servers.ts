@@ -1,5 +1,6 @@
 import type { Queryable } from "@/lib/db/client";
 import { CREDIT_COSTS } from "@/lib/config";
+import { READ_CHARGE, type ChargeExtras } from "@/lib/quota";
 import { computeTrustScore } from "@/lib/engine/trust-score";
 import { loadServerRecordsCached } from "@/lib/facts/record-cache";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
@@ -9,7 +10,7 @@ import type { SearchQuery, SearchResult } from "@/lib/schemas/health-card";
 
 export interface MeteredContext {
   /** Pays for `subject` (lib/api/with-caller.ts `charge`); a repeat the same UTC day is free. */
-  charge(subject: string, cost: number): Promise<unknown>;
+  charge(subject: string, cost: number, extras?: ChargeExtras): Promise<unknown>;
   now?: Date;
 }
 
@@ -19,7 +20,7 @@ export interface MeteredContext {
  * trust score, each result a HealthCard. Costs one credit (or one anonymous lookup) per distinct query a day.
  */
 export async function searchServers(db: Queryable, input: SearchQuery, ctx: MeteredContext): Promise<SearchResult> {
-  await ctx.charge(searchSubject(input.q), CREDIT_COSTS.search);
+  await ctx.charge(searchSubject(input.q), CREDIT_COSTS.search, READ_CHARGE);
   return cachedSearch(db, `${input.limit}\u0000${input.q}`, () => rankServers(db, input, ctx.now ?? new Date()));
 }
 

@@ -1,20 +1,26 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { withCaller } from "@/lib/api/with-caller";
 import { createAccount } from "@/lib/accounts/create-account";
 import { createApiKey } from "@/lib/accounts/create-api-key";
-import { chargeCaller } from "@/lib/quota";
+import { READ_CHARGE, chargeCaller, type ChargeExtras } from "@/lib/quota";
 import { anonymousLookups, creditCharges, creditWallets } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
+import { sqlRows } from "@/lib/reports/sql-rows";
 import { resetDb } from "../helpers/db";
 
-const lookup = withCaller(
-  async ({ url, charge }) => {
-    const r = await charge(`lookup:${url.searchParams.get("name")}`, 1);
-    return { ok: true, charged: r.charged };
-  },
-  { metered: true },
-);
+// The same route charging durably and as the catalog reads do (READ_CHARGE: the charge's own commit does not
+// wait for the disk); the guarantees must not depend on it.
+const lookupWith = (extras: ChargeExtras) =>
+  withCaller(
+    async ({ url, charge }) => {
+      const r = await charge(`lookup:${url.searchParams.get("name")}`, 1, extras);
+      return { ok: true, charged: r.charged };
+    },
+    { metered: true },
+  );
+const routes = { durable: lookupWith({}), "asynchronous commit": lookupWith(READ_CHARGE) };
+let lookup = routes.durable;
 const get = (name: string, key?: string, ip = "203.0.113.7") =>
   lookup(
     new Request(`http://localhost/v1/lookup?name=${encodeURIComponent(name)}`, {
@@ -39,7 +45,12 @@ async function remaining(accountId: string) {
   return w.grantRemaining + w.purchasedRemaining;
 }
 
-describe("spending under concurrency", () => {
+describe.each(Object.keys(routes) as (keyof typeof routes)[])("spending under concurrency, %s", (kind) => {
+  const extras = kind === "durable" ? {} : READ_CHARGE;
+  beforeEach(() => {
+    lookup = routes[kind];
+  });
+
   it("lets exactly 50 of 200 concurrent keyed requests pay from a wallet of 50; the rest get 402", async () => {
     // four keys of one account (one wallet), 50 requests each, to stay under the per-key burst of 60
     const { accountId, keys } = await walletOf(50, 4);
@@ -88,13 +99,38 @@ describe("spending under concurrency", () => {
   it("charges the core directly (the MCP path) with the same guarantees", async () => {
     const { accountId } = await walletOf(5, 0);
     const caller = { tier: "registered" as const, accountId, keyId: null, ip: "127.0.0.1" };
-    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => chargeCaller(caller, `s${i % 6}`, 1)));
+    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => chargeCaller(caller, `s${i % 6}`, 1, extras)));
     const ok = results.filter((r) => r.status === "fulfilled");
     // 6 distinct subjects, 5 credits: 5 paid, each repeat of a paid subject free, the sixth subject refused
     const paid = ok.filter((r) => (r as PromiseFulfilledResult<{ charged: number }>).value.charged === 1);
     expect(paid).toHaveLength(5);
     expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason.code === "payment_required")).toBe(true);
     expect(await remaining(accountId)).toBe(0);
+  });
+});
+
+describe("a charge committed asynchronously", () => {
+  it("is stored like any other, and leaves the connection's own commit setting alone", async () => {
+    const { accountId, keys } = await walletOf(3, 1);
+    lookup = routes["asynchronous commit"];
+    // the first call admits the key in full; the second pays in the admission's statement; then anonymous
+    expect((await (await get("io.github.a/one", keys[0])).json()).charged).toBe(1);
+    expect((await (await get("io.github.a/two", keys[0])).json()).charged).toBe(1);
+    expect((await get("io.github.a/three")).status).toBe(200);
+    expect(await remaining(accountId)).toBe(1);
+    expect((await db.select().from(creditCharges)).map((c) => c.subject).sort()).toEqual(["lookup:io.github.a/one", "lookup:io.github.a/two"]);
+    expect(await db.select().from(anonymousLookups)).toHaveLength(1);
+    // set_config(…, true) lasts only for the statement's own transaction: every pooled connection still commits durably
+    const settings = await Promise.all(Array.from({ length: 8 }, () => sqlRows<{ synchronous_commit: string }>(db, sql`show synchronous_commit`)));
+    expect(settings.map(([row]) => row.synchronous_commit)).toEqual(Array(8).fill("on"));
+  });
+
+  it("is refused next to a write that must be durable", async () => {
+    const { accountId } = await walletOf(5, 0);
+    const caller = { tier: "registered" as const, accountId, keyId: null, ip: "127.0.0.1" };
+    const alongside = { name: "t", into: "credit_charges (account_id, utc_day, subject, cost)", select: "$1, current_date, 'x', 0", values: [accountId] };
+    await expect(chargeCaller(caller, "s", 1, { alongside, asyncCommit: true })).rejects.toThrow(/durably/);
+    expect(await remaining(accountId)).toBe(5);
   });
 });
 
