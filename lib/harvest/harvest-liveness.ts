@@ -9,6 +9,7 @@ import { loadServerEvidence } from "./load-server-evidence";
 import type { ChangeInput } from "./record-changes";
 import { pool } from "./run-source";
 import { detectStateChanges } from "./state-changes";
+import { storableText } from "@/lib/db/storable-text";
 
 interface RemoteItem {
   url: string;
@@ -74,8 +75,10 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
 
   async write(ctx, tx: Tx, items, results, at) {
     const urls = items.map((i) => i.url);
+    // distinct: a version may list one URL twice (once per transport, as real listings do), and each
+    // (server, URL) pair is one endpoint whose transition is one change, one event to each watcher
     const listing = await tx
-      .select({ id: servers.id, name: servers.name, url: serverRemotes.url })
+      .selectDistinct({ id: servers.id, name: servers.name, url: serverRemotes.url })
       .from(serverRemotes)
       .innerJoin(servers, eq(servers.latestVersionId, serverRemotes.versionId))
       .where(and(inArray(serverRemotes.url, urls), isNull(servers.delistedAt)));
@@ -96,8 +99,9 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
             // an auth-protected endpoint shows no tools: the last list seen is kept
             toolsHash: r.toolsHash ?? prior.get(it.url)?.toolsHash ?? null,
             toolsCount: r.toolsCount ?? prior.get(it.url)?.toolsCount ?? null,
-            serverInfo: r.serverInfo ?? prior.get(it.url)?.serverInfo ?? null,
-            protocolVersion: r.protocolVersion ?? prior.get(it.url)?.protocolVersion ?? null,
+            // what a remote says about itself: one NUL in its name would fail the write of the whole chunk, every run
+            serverInfo: storableText(r.serverInfo) ?? prior.get(it.url)?.serverInfo ?? null,
+            protocolVersion: storableText(r.protocolVersion) ?? prior.get(it.url)?.protocolVersion ?? null,
             authRequired: r.authRequired,
             observedAt: at,
             attemptedAt: at,
@@ -120,7 +124,7 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
             authRequired: p?.authRequired ?? null,
             observedAt: at,
             attemptedAt: at,
-            lastError: r.error.slice(0, 500),
+            lastError: storableText(r.error.slice(0, 500)),
           },
         ];
       }
@@ -135,7 +139,7 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
     if (answered.length) await tx.insert(remoteObservations).values(answered).onConflictDoUpdate({ target: remoteObservations.url, set });
     const unanswered = items.flatMap((it, i) => {
       const r = results[i];
-      return r.outcome === "unreachable" || r.outcome === "error" ? [{ url: it.url, type: "type" in r ? r.type : it.types[0], attemptedAt: at, lastError: r.error.slice(0, 500) }] : [];
+      return r.outcome === "unreachable" || r.outcome === "error" ? [{ url: it.url, type: "type" in r ? r.type : it.types[0], attemptedAt: at, lastError: storableText(r.error.slice(0, 500)) }] : [];
     });
     if (unanswered.length) {
       await tx

@@ -5,6 +5,7 @@ import type { ClaimedDelivery } from "./claim-deliveries";
 import { rowsOf } from "./claim-deliveries";
 import { nextAttemptAfterFailure } from "./retry-schedule";
 import type { AttemptOutcome } from "./send-webhook";
+import { storableText } from "@/lib/db/storable-text";
 
 const tsOrNull = (d: Date | null) => (d ? sql`${d.toISOString()}::timestamptz` : sql`null`);
 
@@ -37,7 +38,9 @@ export async function finishAttempt(
           lease_token = null,
           lease_until = null,
           last_status_code = ${outcome.statusCode},
-          last_error = ${outcome.error},
+          -- a receiver's answer (or a mail server's reply) may hold a NUL: refused, this statement failed after
+          -- every send, and the sent event went out again and again
+          last_error = ${storableText(outcome.error)},
           last_attempt_at = ${tsOrNull(startedAt)},
           finished_at = ${tsOrNull(finishedAt)}
       where id = ${row.id} and lease_token = ${token} and status = 'pending'
@@ -45,7 +48,7 @@ export async function finishAttempt(
     ),
     ins as (
       insert into watch_delivery_attempts (delivery_id, attempt, started_at, duration_ms, ok, status_code, error, response)
-      values (${row.id}, ${attempt}, ${tsOrNull(startedAt)}, ${outcome.durationMs}, ${outcome.ok}, ${outcome.statusCode}, ${outcome.error}, ${outcome.response})
+      values (${row.id}, ${attempt}, ${tsOrNull(startedAt)}, ${outcome.durationMs}, ${outcome.ok}, ${outcome.statusCode}, ${storableText(outcome.error)}, ${storableText(outcome.response)})
     )
     select count(*)::int as n from upd
   `);

@@ -8,11 +8,13 @@ import { z } from "zod";
  * A real MCP server (the SDK's own) over stateless streamable HTTP on a loopback
  * port, for liveness probes in tests. `tools` can be changed between probes;
  * `getStatus` answers the optional GET stream with that status (405: no stream);
- * `stall` names a JSON-RPC method it never answers; `onRequest` runs (awaited) before each request is answered.
+ * `stall` names a JSON-RPC method it never answers; `onRequest` runs (awaited) before each request is answered;
+ * `name` is the serverInfo name its initialize answer gives.
  */
 export async function startMcpTestServer(opts: { tools?: string[]; status?: number } = {}) {
-  const state: { tools: string[]; status: number; getStatus?: number; stall?: string; onRequest?: () => unknown } = {
+  const state: { tools: string[]; status: number; getStatus?: number; stall?: string; onRequest?: () => unknown; name: string } = {
     tools: opts.tools ?? ["get_forecast"],
+    name: "test-weather",
     status: opts.status ?? 200,
   };
   const server = http.createServer(async (req, res) => {
@@ -25,7 +27,7 @@ export async function startMcpTestServer(opts: { tools?: string[]; status?: numb
       res.writeHead(state.getStatus, { allow: "POST" }).end();
       return;
     }
-    const mcp = new McpServer({ name: "test-weather", version: "1.0.0" });
+    const mcp = new McpServer({ name: state.name, version: "1.0.0" });
     for (const name of state.tools) {
       mcp.registerTool(name, { description: `tool ${name}`, inputSchema: { city: z.string() } }, async () => ({ content: [{ type: "text", text: "ok" }] }));
     }

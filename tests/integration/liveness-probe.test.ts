@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeListedRemote, probeRemote } from "@/lib/sources/liveness";
 import { observeRemotes } from "@/lib/harvest/observe-remotes";
-import { remoteObservations } from "@/lib/db/schema";
+import { changes, remoteObservations } from "@/lib/db/schema";
 import { resetDb } from "../helpers/db";
 import { listing, loadFixtureCatalog } from "../helpers/catalog-fixture";
 import { startMcpTestServer } from "../helpers/mcp-test-server";
@@ -70,6 +70,31 @@ describe("probeRemote", () => {
     }
   });
 
+  it("records a remote whose serverInfo holds a NUL character, and the other remotes written with it", async () => {
+    // Postgres text cannot hold U+0000: the remote's own name failed the write of its whole batch (every
+    // harvest run, since the unwritten URL stays first in line), and no remote_down or remote_up was recorded
+    mcp.state.name = "evil\u0000name";
+    const DOWN_URL = "http://127.0.0.1:9/mcp";
+    try {
+      const db = await resetDb();
+      await loadFixtureCatalog(db, [
+        listing({ name: "io.github.odd/name", remotes: [{ type: "streamable-http", url: mcp.url }] }),
+        listing({ name: "io.github.test/down", remotes: [{ type: "streamable-http", url: DOWN_URL }] }),
+      ]);
+      await observeRemotes(db, [mcp.url, DOWN_URL]);
+      const observed = await db.select({ url: remoteObservations.url, live: remoteObservations.live, serverInfo: remoteObservations.serverInfo }).from(remoteObservations);
+      expect(observed.sort((a, b) => a.url.localeCompare(b.url))).toEqual(
+        [
+          { url: mcp.url, live: true, serverInfo: "evil\ufffdname@1.0.0" },
+          { url: DOWN_URL, live: false, serverInfo: null },
+        ].sort((a, b) => a.url.localeCompare(b.url)),
+      );
+      expect((await db.select().from(changes)).filter((c) => c.kind === "remote_down").map((c) => c.serverName)).toEqual(["io.github.test/down"]);
+    } finally {
+      mcp.state.name = "test-weather";
+    }
+  });
+
   describe("a URL listed with two transports (as com.teamwork/mcp lists one)", () => {
     it("is up when it answers on either: streamable HTTP first, so the SSE listing does not make it down", async () => {
       mcp.state.getStatus = 405;
@@ -102,6 +127,25 @@ describe("probeRemote", () => {
       ]);
       await observeRemotes(db, [mcp.url]);
       expect(await db.select({ live: remoteObservations.live, type: remoteObservations.type }).from(remoteObservations)).toEqual([{ live: true, type: "streamable-http" }]);
+    });
+
+    it("records one remote_down and one remote_up for the server when it stops and starts answering, not one per listing", async () => {
+      // one change per (server, URL): a watcher of the server gets one event for one observed transition
+      mcp.state.getStatus = 405;
+      const db = await resetDb();
+      await loadFixtureCatalog(db, [
+        listing({ name: "io.github.both/ways", remotes: [{ type: "streamable-http", url: mcp.url }, { type: "sse", url: mcp.url }] }),
+      ]);
+      const kinds = async (kind: string) => (await db.select().from(changes)).filter((c) => c.kind === kind).map((c) => c.serverName);
+      mcp.state.status = 503;
+      try {
+        await observeRemotes(db, [mcp.url]);
+      } finally {
+        mcp.state.status = 200;
+      }
+      expect(await kinds("remote_down")).toEqual(["io.github.both/ways"]);
+      await observeRemotes(db, [mcp.url]);
+      expect(await kinds("remote_up")).toEqual(["io.github.both/ways"]);
     });
   });
 });

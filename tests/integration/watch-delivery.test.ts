@@ -252,6 +252,20 @@ describe("webhook delivery", () => {
     expect(receiver.requests).toHaveLength(2);
   });
 
+  it("sends an event once to a receiver whose answer holds a NUL byte, and logs that answer", async () => {
+    // Postgres text cannot hold U+0000: storing the answer as it came failed after every send, and the event,
+    // handed back as unsent, went out again at once, hundreds of times a second for the whole run
+    receiver.setHandler((_req, res) => res.writeHead(200).end("ok\u0000\u0000done"));
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
+    expect(await deliver({ budgetMs: 2000 })).toMatchObject({ attempts: 1, delivered: 1 });
+    expect(receiver.requests).toHaveLength(1);
+    const [d] = await deliveriesOf(w.watch.id);
+    expect(d).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200 });
+    expect((await attemptsOf(d.id))[0]).toMatchObject({ ok: true, response: "ok\ufffd\ufffddone" });
+  });
+
   it("retries a receiver that never answers for 24 h, then gives up with every attempt visible, and the next event goes out", async () => {
     receiver.setHandler(() => {
       /* never answers */
