@@ -134,6 +134,17 @@ function stableStringify(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
+/** True when a string or key anywhere in `v` holds U+0000. */
+function holdsNul(v: unknown): boolean {
+  if (typeof v === "string") return v.includes("\u0000");
+  if (Array.isArray(v)) return v.some(holdsNul);
+  if (isObj(v)) return Object.entries(v).some(([k, x]) => k.includes("\u0000") || holdsNul(x));
+  return false;
+}
+
+/** The longest server name any API input takes (interface.md, Limits; the official registry allows 200). */
+const NAME_MAX = 300;
+
 /** Whitespace, control and format characters (line and paragraph separators, bidi controls, zero-width ones). */
 const UNPRINTABLE_IN_NAME = /[\s\p{Cc}\p{Cf}\p{Z}]/u;
 
@@ -155,6 +166,11 @@ export function normalizeRegistryEntry(raw: unknown): RegistryEntry {
   // a line break could forge a second stamp line, a space adds a field, a bidi control makes the name read as
   // another. The official registry's pattern is ASCII and allows none of them; a dump could.
   if (UNPRINTABLE_IN_NAME.test(name)) throw new RegistryEntryError(`entry name ${JSON.stringify(name)} holds whitespace or control characters`);
+  // a longer name would be listed, searched and shown, yet never looked up, preflighted or watched
+  if (name.length > NAME_MAX) throw new RegistryEntryError(`entry name ${name.slice(0, 40)}… is longer than ${NAME_MAX} characters`);
+  // Postgres text and jsonb cannot hold U+0000: written, it fails the whole listing's transaction (the official
+  // registry, on Postgres too, cannot hold one either; a dump could)
+  if (holdsNul(raw)) throw new RegistryEntryError(`entry ${name} holds a NUL character, which the catalog cannot store`);
   const slash = name.indexOf("/");
   if (slash <= 0 || slash === name.length - 1) throw new RegistryEntryError(`entry name ${name} is not namespace/name`);
 

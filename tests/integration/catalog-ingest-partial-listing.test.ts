@@ -51,6 +51,16 @@ describe("a complete listing the ingest could not read whole", () => {
     expect(later.counts.serversDelisted).toBe(1);
   });
 
+  it("a row holding a NUL character is rejected, not a failed listing with its sync left running", async () => {
+    const db = await resetDb();
+    const nul = listing({ name: "io.github.a/two", description: "evil\u0000" }, { updatedAt: T0, publishedAt: T0 });
+    const result = await ingestDump(db, [day0[0], nul], "nul", new Date(T0));
+    expect(result.rejects).toEqual([expect.stringMatching(/io\.github\.a\/two.*NUL character/)]);
+    expect((await state(db)).servers.map((s) => s.name)).toEqual(["io.github.a/one"]);
+    const syncs = await queryRows<{ status: string; error: string }>(db, sql`select status, error from registry_syncs`);
+    expect(syncs).toEqual([{ status: "succeeded", error: expect.stringContaining("1 entries rejected") }]);
+  });
+
   it("an incomplete listing does not date the listing of the servers it lacks (listing_observed_at, stats)", async () => {
     const db = await resetDb();
     await ingestDump(db, day0, "day0", new Date(T0));

@@ -2,18 +2,13 @@ import { ImageResponse } from "@vercel/og";
 import { getDb } from "@/lib/db/client";
 import { getServerPage } from "@/lib/services/get-server-page";
 import { nameFromRequestPath } from "@/lib/cards/links";
+import { ogName, ogText } from "./og-text";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 const COLORS: Record<string, string> = { PASS: "#15803d", REVIEW: "#a16207", BLOCK: "#b91c1c" };
 const POLICY: Record<string, string> = { "builtin:baseline": "baseline@1", "builtin:first-party": "first-party@1", "builtin:strict": "strict@1" };
-
-// The bundled font covers Latin; anything else would make the renderer fetch fonts from the network.
-const latin = (s: string, max: number) => {
-  const t = s.replace(/[^\u0020-\u024f]/g, "").trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-};
 
 /** GET /og/<name>.png: the server page's Open Graph image (1200×630), from the same view as the page. */
 export async function GET(req: Request, _ctx: { params: Promise<{ name: string[] }> }): Promise<Response> {
@@ -26,8 +21,9 @@ export async function GET(req: Request, _ctx: { params: Promise<{ name: string[]
     (
       <div style={{ width: "100%", height: "100%", display: "flex", flexDirection: "column", padding: 64, background: "#ffffff", color: "#111827", fontSize: 32 }}>
         <div style={{ display: "flex", fontSize: 28, color: "#4b5563" }}>mcp-preflight · public-evidence preflight</div>
-        <div style={{ display: "flex", fontSize: name.length > 40 ? 48 : 60, fontWeight: 700, marginTop: 24 }}>{latin(name, 60)}</div>
-        <div style={{ display: "flex", fontSize: 30, color: "#4b5563", marginTop: 12 }}>{latin(card.title ?? card.description ?? "", 80)}</div>
+        {/* a long name wraps anywhere (it has no spaces), at a size where its 60 characters fit in two lines: not run off the image with its "…" */}
+        <div style={{ display: "flex", fontSize: name.length > 40 ? 40 : 60, fontWeight: 700, marginTop: 24, wordBreak: "break-all" }}>{ogName(name, 60)}</div>
+        <div style={{ display: "flex", fontSize: 30, color: "#4b5563", marginTop: 12 }}>{ogText(card.title ?? card.description ?? "", 80)}</div>
         <div style={{ display: "flex", marginTop: 48, gap: 24 }}>
           {decisions.map((d) => (
             <div key={d.policy.id} style={{ display: "flex", flexDirection: "column", border: "3px solid #d1d5db", borderRadius: 16, padding: "20px 28px", minWidth: 300 }}>

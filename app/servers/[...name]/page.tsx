@@ -10,7 +10,7 @@ import { evidenceTimeRows } from "@/lib/cards/evidence-time-rows";
 import { CopyButton } from "@/app/_components/copy-button";
 import { Time } from "@/app/_components/time";
 import { compactJson, externalHref, serverPagePath } from "@/app/_components/format";
-import { badgeMarkdown, nameFromSegments, ogImagePath } from "./server-name";
+import { badgeMarkdown, metaDescription, nameFromSegments, ogImagePath } from "./server-name";
 import s from "./server.module.css";
 import { ChangeRow } from "@/app/_components/change-row";
 
@@ -26,7 +26,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await loadView(name);
   if (!view) return { title: "Server not found" };
   const baseline = view.decisions[0];
-  const description = `${baseline.decision} under baseline@1, trust score ${view.card.trust_score}/100, health ${view.card.health}. ${view.card.description ?? ""}`.trim();
+  const description = metaDescription(baseline.decision, view.card);
   const image = `${siteUrl()}${ogImagePath(name)}`;
   return {
     title: name,

@@ -16,3 +16,16 @@ const markdownTarget = (url: string) => url.replace(/\(/g, "%28").replace(/\)/g,
 export function badgeMarkdown(card: HealthCard): string {
   return `[![mcp preflight](${markdownTarget(card.links.badge)})](${markdownTarget(card.links.page)})`;
 }
+
+/** What a search result or link preview shows of a description; longer is cut with "…". */
+export const META_DESCRIPTION_MAX = 300;
+
+/**
+ * The page's description, og:description and twitter:description: the baseline decision, then the listing's own
+ * description, cut. A dump's description has no length limit, and the head carries this text three times.
+ */
+export function metaDescription(baselineDecision: string, card: Pick<HealthCard, "trust_score" | "health" | "description">): string {
+  const text = `${baselineDecision} under baseline@1, trust score ${card.trust_score}/100, health ${card.health}. ${card.description ?? ""}`.trim();
+  const chars = Array.from(text);
+  return chars.length > META_DESCRIPTION_MAX ? `${chars.slice(0, META_DESCRIPTION_MAX - 1).join("")}…` : text;
+}

@@ -22,6 +22,14 @@ describe("normalizeRegistryEntry: names", () => {
     expect(() => normalizeRegistryEntry(entry(name))).toThrow(/whitespace or control characters/);
   });
 
+  // Every input naming a server takes at most 300 characters (interface.md, Limits): a longer name would be listed,
+  // searched and shown, yet never looked up, preflighted or watched, and its cards would break the HealthCard schema.
+  it("refuses a name longer than the 300 characters every API input takes, and keeps one of exactly 300", () => {
+    const at = (n: number) => `io.github.a/${"x".repeat(n - "io.github.a/".length)}`;
+    expect(normalizeRegistryEntry(entry(at(300))).name).toHaveLength(300);
+    expect(() => normalizeRegistryEntry(entry(at(301)))).toThrow(/longer than 300 characters/);
+  });
+
   it("keeps the names real listings have, two slashes and dots included", () => {
     for (const name of ["io.github.joelverhagen/Knapcode.SampleMcpServer/aot", "com.example/my_server-2", "ai.exa/exa"]) {
       expect(normalizeRegistryEntry(entry(name)).name).toBe(name);
@@ -49,5 +57,30 @@ describe("normalizeRegistryEntry: packages and remotes", () => {
     const old = normalizeRegistryEntry(withArtifacts({ packages: [{ registry_name: "npm", name: "a", version: "1" }], remotes: [{ transport_type: "sse", url: "https://x.example/sse" }] }));
     expect(old.packages.map((p) => [p.ecosystem, p.identifier])).toEqual([["jspkg", "a"]]);
     expect(old.remotes).toEqual([{ type: "sse", url: "https://x.example/sse" }]);
+  });
+});
+
+// Postgres text and jsonb cannot hold U+0000: written, one such entry failed the whole listing's transaction, and
+// recording that failure failed too (its message quotes the value), leaving the sync "running" for ever.
+describe("normalizeRegistryEntry: NUL characters", () => {
+  it.each([
+    ["the title", { title: "a\u0000b" }],
+    ["the description", { description: "\u0000" }],
+    ["a package identifier", { packages: [{ registryType: "npm", identifier: "x\u0000", version: "1.0.0" }] }],
+    ["a nested publisher field", { _meta: { "com.example/x": { notes: ["ok", "n\u0000"] } } }],
+    ["a key", { "k\u0000": 1 }],
+  ])("refuses an entry holding one in %s", (_label, extra) => {
+    expect(() => normalizeRegistryEntry({ server: { name: "io.github.a/x", version: "1.0.0", ...extra }, _meta: {} })).toThrow(/NUL character/);
+  });
+
+  it("refuses one in the registry's own metadata (a status message)", () => {
+    const official = { "io.modelcontextprotocol.registry/official": { status: "deprecated", statusMessage: "gone\u0000", isLatest: true } };
+    expect(() => normalizeRegistryEntry({ server: { name: "io.github.a/x", version: "1.0.0" }, _meta: official })).toThrow(/NUL character/);
+  });
+
+  it("keeps an entry that only spells one out", () => {
+    expect(normalizeRegistryEntry({ server: { name: "io.github.a/x", version: "1.0.0", description: "strips \\u0000 from input" }, _meta: {} }).description).toBe(
+      "strips \\u0000 from input",
+    );
   });
 });

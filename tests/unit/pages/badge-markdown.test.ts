@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { badgeMarkdown } from "@/app/servers/[...name]/server-name";
+import { badgeMarkdown, META_DESCRIPTION_MAX, metaDescription } from "@/app/servers/[...name]/server-name";
 import type { HealthCard } from "@/lib/schemas/health-card";
 
 const card = (name: string) => {
@@ -23,5 +23,23 @@ describe("badge Markdown", () => {
     expect(m, md).not.toBeNull();
     expect(decodeURIComponent(new URL(m![1]).pathname)).toBe("/badge/io.github.evil/a)(b.svg");
     expect(decodeURIComponent(new URL(m![2]).pathname)).toBe("/servers/io.github.evil/a)(b");
+  });
+});
+
+// The page head carries the description three times (description, og:description, twitter:description); a dump's
+// listing description has no length limit, and a 10 KB one made 30 KB of head that every preview cuts anyway.
+describe("the server page's meta description", () => {
+  const card = (description: string | null) => ({ trust_score: 42, health: "healthy" as const, description });
+
+  it("is the baseline decision, then the listing's description", () => {
+    expect(metaDescription("PASS", card("Forecasts"))).toBe("PASS under baseline@1, trust score 42/100, health healthy. Forecasts");
+    expect(metaDescription("BLOCK", card(null))).toBe("BLOCK under baseline@1, trust score 42/100, health healthy.");
+  });
+
+  it("is cut with an ellipsis when the description is long, never by half a character", () => {
+    const d = metaDescription("REVIEW", card(`${"x".repeat(200)}${"😀".repeat(10_000)}`));
+    expect(Array.from(d)).toHaveLength(META_DESCRIPTION_MAX);
+    expect(d.startsWith("REVIEW under baseline@1")).toBe(true);
+    expect(d.endsWith("😀…")).toBe(true);
   });
 });
