@@ -9,6 +9,7 @@ import { detectStateChanges } from "@/lib/harvest/state-changes";
 import { normalizeRegistryEntry, type RegistryEntry } from "./normalize-registry-entry";
 import { normalizeRepositoryUrl } from "./repository-url";
 import { believableTime, heldIsNewer, listingAge, mayDelist, versionIsNewer, type ListingAge } from "./listing-age";
+import { failureText } from "@/lib/db/storable-text";
 
 export interface IngestOptions {
   source: "api" | "file";
@@ -127,7 +128,7 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
   } catch (err) {
     await db
       .update(registrySyncs)
-      .set({ status: "failed", finishedAt: new Date(), error: (err as Error).message.slice(0, 2000), counts })
+      .set({ status: "failed", finishedAt: new Date(), error: failureText(err), counts })
       .where(eq(registrySyncs.id, sync.id));
     throw err;
   }

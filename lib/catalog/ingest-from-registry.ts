@@ -4,6 +4,7 @@ import { registrySyncs, serverVersions } from "@/lib/db/schema";
 import { listRegistryServers } from "@/lib/sources/registry";
 import type { FetchJsonOptions } from "@/lib/sources/http";
 import { ingestEntries, type IngestResult } from "./ingest-entries";
+import { failureText } from "@/lib/db/storable-text";
 
 export interface RegistryIngestOptions {
   baseUrl: string;
@@ -41,7 +42,7 @@ export async function ingestFromRegistry(db: Db, opts: RegistryIngestOptions): P
       updatedSince,
       entries: entries.length,
       pages,
-      error: (err as Error).message.slice(0, 2000),
+      error: failureText(err),
     });
     throw err;
   }
