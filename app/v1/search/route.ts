@@ -13,7 +13,7 @@ export const GET = withCaller(
     const input = parseQuery(searchQuerySchema, url);
     return searchServers(await getDb(), input, { charge });
   },
-  { metered: true },
+  { metered: true, admitWithCharge: true },
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = meteredOtherMethods("GET");

@@ -13,7 +13,7 @@ export const GET = withCaller(
     const { name } = parseQuery(serverNameQuerySchema, url);
     return getServerCard(await getDb(), name, { charge });
   },
-  { metered: true },
+  { metered: true, admitWithCharge: true },
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = meteredOtherMethods("GET");
