@@ -67,6 +67,14 @@ export const AUDIT_KEYLESS_CONFIGS_PER_DAY = 1;
  */
 export const SERVER_ACTION_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Most messages one JSON-RPC batch to /mcp may hold. A batch's requests all run at once and their answers are
+ * joined into one body: uncapped, a 48 KB batch of tools/list built a 105 MB answer, and a 1 MiB one (~20,000
+ * requests) a string past V8's limit, which left the request hanging with gigabytes held. SDK clients do not
+ * batch (batches left MCP in 2025-06-18), and a key's burst window takes 60 metered calls a minute anyway.
+ */
+export const MCP_MAX_BATCH_MESSAGES = 20;
+
 /** Burst limits, requests per window, per key and per anonymous client IP. */
 export const BURST_WINDOW_SECONDS = 60;
 // Operators (and the load benchmarks) may raise them with BURST_LIMIT_PER_KEY / BURST_LIMIT_PER_ANONYMOUS_IP.

@@ -7,6 +7,7 @@ import { registerTools } from "@/lib/mcp/register-tools";
 import { MCP_INSTRUCTIONS } from "@/lib/mcp/instructions";
 import { withLowerCaseMediaTypes } from "@/lib/mcp/transport-request";
 import { ENGINE_VERSION } from "@/lib/engine";
+import { MCP_MAX_BATCH_MESSAGES } from "@/lib/config";
 import { readTextBody } from "@/lib/api/request";
 import { ApiError } from "@/lib/api/errors";
 import { errorResponse, json } from "@/lib/api/respond";
@@ -42,12 +43,34 @@ async function readMessage(req: Request): Promise<{ parsed: unknown } | Response
   // call the first a parse error and answer the second with a 202 and no body)
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   if (messages.length === 0) return rpcRefusal(400, -32600, "Invalid Request: the batch is empty");
+  if (messages.length > MCP_MAX_BATCH_MESSAGES) {
+    return rpcRefusal(400, -32600, `Invalid Request: the batch holds ${messages.length} messages; send at most ${MCP_MAX_BATCH_MESSAGES} in one request`);
+  }
   const bad = messages.findIndex((m) => !JSONRPCMessageSchema.safeParse(m).success);
   if (bad >= 0) {
     const which = Array.isArray(parsed) ? `message ${bad} of the batch` : "the body";
     return rpcRefusal(400, -32600, `Invalid Request: ${which} is not a JSON-RPC 2.0 request, notification or response`);
   }
-  return { parsed };
+  // answers are matched to requests by id: two requests of one batch with the same id both ran (and were charged),
+  // and only one answer came back (JSON-RPC and MCP forbid reusing an id)
+  const ids = messages.flatMap((m) => (m && typeof m === "object" && "method" in m && "id" in m ? [JSON.stringify((m as { id: unknown }).id)] : []));
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) return rpcRefusal(400, -32600, `Invalid Request: the batch holds more than one request with id ${repeated}; each request needs its own id`);
+  return { parsed: Array.isArray(parsed) ? withoutSameBatchCancels(parsed) : parsed };
+}
+
+/**
+ * A batch without the notifications/cancelled that name one of its own requests. The SDK drops the answer of a
+ * cancelled request, and the JSON answer of a batch waits for every request's answer: the HTTP request hung for
+ * good (and kept its server). The spec lets a receiver ignore a cancellation of a request it cannot cancel; here
+ * the request's answer rides in the very response the client waits for, so it is answered as if not cancelled.
+ */
+function withoutSameBatchCancels(batch: unknown[]): unknown[] {
+  const ids = new Set(batch.flatMap((m) => (m && typeof m === "object" && "method" in m && "id" in m ? [(m as { id: unknown }).id] : [])));
+  return batch.filter((m) => {
+    const { method, params } = m as { method?: unknown; params?: { requestId?: unknown } };
+    return !(method === "notifications/cancelled" && ids.has(params?.requestId));
+  });
 }
 
 /**

@@ -57,7 +57,8 @@ export async function runTool<I>(
     // burst window (429), a keyed caller's both in one statement
     const keyless = !options.metered && !options.keyRequired;
     ({ caller } = await admitCaller(callerInput, { metered: counted, keyRequired: options.keyRequired, keyless, state: quota }));
-    const input = schema ? parseWith(schema, args ?? {}) : (undefined as I);
+    // a message names the tool's arguments as a whole "arguments" (REST's root is the request "body")
+    const input = schema ? parseWith(schema, args ?? {}, "arguments") : (undefined as I);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);
       return chargeCaller(caller!, subject, cost, { ...extras, state: quota });

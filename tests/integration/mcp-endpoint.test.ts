@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { DELETE as mcpDelete, GET as mcpGet, OPTIONS as mcpOptions, PATCH as mcpPatch, POST as mcpPost, PUT as mcpPut } from "@/app/mcp/route";
 import { TOOL_NAMES } from "@/lib/mcp/register-tools";
+import { MCP_MAX_BATCH_MESSAGES } from "@/lib/config";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
 import { GET as creditsGet } from "@/app/v1/credits/route";
@@ -59,7 +60,8 @@ describe("/mcp", () => {
     expect(misspelt.isError).toBe(true);
     expect(misspelt.structuredContent).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/limt/) });
     const noInput = await call(c, "catalog_stats", { verbose: true });
-    expect(noInput.structuredContent).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/verbose/) });
+    // named as the tool's arguments: an MCP call has no request body of its own
+    expect(noInput.structuredContent).toMatchObject({ error: "invalid_request", message: 'arguments: unknown field(s) "verbose"' });
     expect((await call(c, "catalog_stats")).isError).toBeFalsy();
     expect((await call(c, "catalog_search", { q: "weather", limit: 5 })).isError).toBeFalsy();
   });
@@ -313,6 +315,64 @@ describe("/mcp", () => {
     expect(await post("{")).toEqual({ status: 400, body: { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } } });
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "catalog_search", arguments: { q: "x".repeat(1100 * 1024) } } });
     expect(await post(big)).toEqual({ status: 413, body: { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/over the 1048576-byte limit/) } } });
+  });
+
+  // A batch's requests run at once and their answers are joined into one body: a 48 KB batch of tools/list built a
+  // 105 MB answer, and a 1 MiB one a string past V8's limit (the request then hung, holding gigabytes).
+  it("refuses a batch of more than MCP_MAX_BATCH_MESSAGES messages before running any of them", async () => {
+    const batch = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "catalog_search", arguments: { q: `weather ${i}` } } }));
+    const post = async (body: unknown) => {
+      const res = await mcpPost(request("/mcp", { method: "POST", ip: "192.0.2.61", headers: { accept: "application/json, text/event-stream" }, body }));
+      return { status: res.status, body: await res.json() };
+    };
+    const over = await post(batch(MCP_MAX_BATCH_MESSAGES + 1));
+    expect(over).toEqual({
+      status: 400,
+      body: { jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: the batch holds ${MCP_MAX_BATCH_MESSAGES + 1} messages; send at most ${MCP_MAX_BATCH_MESSAGES} in one request` } },
+    });
+    // nothing ran: the one search of the batch that fits is the caller's first look-up of the day
+    const pings = Array.from({ length: MCP_MAX_BATCH_MESSAGES - 1 }, (_, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "ping" }));
+    const fits = await post([...pings, batch(1)[0]]);
+    expect(fits.status).toBe(200);
+    expect(fits.body).toHaveLength(MCP_MAX_BATCH_MESSAGES);
+    expect(fits.body.at(-1).result.structuredContent).toMatchObject({ ok: true });
+    const after = await mcpPost(request("/mcp", { method: "POST", ip: "192.0.2.61", headers: { accept: "application/json, text/event-stream" }, body: batch(1)[0] }));
+    expect(after.headers.get("x-ratelimit-remaining")).toBe("9");
+  });
+
+  it("refuses a batch whose requests share an id before running any of them", async () => {
+    const post = (body: unknown) => mcpPost(request("/mcp", { method: "POST", ip: "192.0.2.62", headers: { accept: "application/json, text/event-stream" }, body }));
+    const search = (id: unknown, q: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "catalog_search", arguments: { q } } });
+    const res = await post([search(7, "weather one"), { jsonrpc: "2.0", id: 8, method: "ping" }, search(7, "weather two")]);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the batch holds more than one request with id 7; each request needs its own id" } });
+    // nothing ran (no look-up spent), and the number 7 and the string "7" are different ids
+    const ok = await post([search(7, "weather one"), search("7", "weather two")]);
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).map((m: { id: unknown }) => m.id)).toEqual([7, "7"]);
+    expect(ok.headers.get("x-ratelimit-remaining")).toBe("8");
+  });
+
+  // The SDK drops the answer of a request a notifications/cancelled names, and a batch's JSON answer waits for every
+  // request's answer: the HTTP request never ended (and its server was never released).
+  it("answers a batch that cancels one of its own requests instead of leaving the request hanging", async () => {
+    const res = mcpPost(
+      request("/mcp", {
+        method: "POST",
+        headers: { accept: "application/json, text/event-stream" },
+        body: [
+          { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "catalog_policy_list", arguments: {} } },
+          { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "changed my mind" } },
+          { jsonrpc: "2.0", id: 2, method: "ping" },
+        ],
+      }),
+    );
+    const answered = await Promise.race([res, new Promise<"hung">((r) => setTimeout(() => r("hung"), 5_000))]);
+    expect(answered).not.toBe("hung");
+    const body = await (answered as Response).json();
+    expect(body.map((m: { id: number }) => m.id)).toEqual([1, 2]);
+    expect(body[0].result.structuredContent).toMatchObject({ ok: true });
   });
 
   describe("past the burst limit", () => {

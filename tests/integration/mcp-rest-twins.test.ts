@@ -129,4 +129,17 @@ describe("every MCP tool and its REST twin", () => {
     expect(await walletRemaining(db, viaRest.accountId)).toBe(100 - twin.cost);
     expect(comparable(out.structuredContent)).toEqual(comparable(restData));
   });
+
+  // REST decodes the body as UTF-8, which drops a leading byte-order mark (a file saved by a Windows editor); the tool
+  // hashed its text with the mark, so the same file audited both ways the same day was charged twice.
+  it("charges a config with a byte-order mark once a day whether it came by REST or MCP", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const bom = `\uFEFF${CONFIG}`;
+    expect((await auditPost(request("/v1/audit", { key: a.key, body: bom }))).status).toBe(200);
+    expect(await walletRemaining(db, a.accountId)).toBe(99);
+    const client = await mcp.connect({ key: a.key });
+    const out = (await client.callTool({ name: "catalog_audit_config", arguments: { config: bom } })) as { isError?: boolean };
+    expect(out.isError).toBeFalsy();
+    expect(await walletRemaining(db, a.accountId)).toBe(99);
+  });
 });

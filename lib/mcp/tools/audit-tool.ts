@@ -29,7 +29,10 @@ export function registerAuditTool(server: McpServer) {
       if (Buffer.byteLength(config) > AUDIT_MAX_BODY_BYTES) {
         throw new ApiError("payload_too_large", `the config is over the ${AUDIT_MAX_BODY_BYTES}-byte limit`);
       }
-      const r = await auditConfig(await getDb(), { text: config, ...query }, { caller: ctx.caller, charge: (s, c, o) => ctx.charge(s, c, o) });
+      // as REST reads the body (lib/api/read-config-body.ts: UTF-8 decoding drops a leading byte-order mark), so the same
+      // file is the same config, charged once a day whichever way it came
+      const text = config.replace(/^\uFEFF/, "");
+      const r = await auditConfig(await getDb(), { text, ...query }, { caller: ctx.caller, charge: (s, c, o) => ctx.charge(s, c, o) });
       return { data: r, summary: `exit code ${r.exit_code}\n${formatAuditText(r.entries)}` };
     },
   });
