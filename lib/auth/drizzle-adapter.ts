@@ -34,6 +34,9 @@ export function drizzleAuthAdapter(): Adapter {
       return row ? toUser(row) : null;
     },
     async getUserByEmail(email) {
+      // the sign-in form's address, asked for outside next-auth's error handling (a thrown query is a 500): no
+      // account holds a NUL, and Postgres text cannot; the token write after it fails inside, as a sign-in error
+      if (email.includes("\u0000")) return null;
       const db = await getDb();
       const [row] = await db.select().from(accounts).where(eq(accounts.email, normalizeEmail(email)));
       return row ? toUser(row) : null;

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db/client";
 import { noteCatalogWrite } from "@/lib/cache/db-memo";
+import { storableText } from "@/lib/db/storable-text";
 import { registrySyncs, repositories, serverPackages, serverRemotes, servers, serverVersions, type ServerRow } from "@/lib/db/schema";
 import { recordChanges } from "@/lib/harvest/record-changes";
 import { registryChanges, remoteUrlSets, urlSet, type ListedState } from "@/lib/harvest/registry-changes";

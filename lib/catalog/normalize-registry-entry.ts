@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { storableJson } from "@/lib/db/storable-text";
 
 /**
  * One server version as the registry lists it, flattened from either API era:
@@ -134,22 +135,49 @@ function stableStringify(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
-/** True when a string or key anywhere in `v` holds U+0000. */
-function holdsNul(v: unknown): boolean {
-  if (typeof v === "string") return v.includes("\u0000");
-  if (Array.isArray(v)) return v.some(holdsNul);
-  if (isObj(v)) return Object.entries(v).some(([k, x]) => k.includes("\u0000") || holdsNul(x));
-  return false;
-}
+/**
+ * Whitespace, control and format characters (line and paragraph separators, bidi controls, zero-width ones), and
+ * U+FFFD: what stands where a NUL or a lone surrogate was (storableJson, and the crawl's answers already).
+ */
+const UNPRINTABLE_IN_NAME = /[\s\p{Cc}\p{Cf}\p{Z}\uFFFD]/u;
 
+/**
+ * Longest value of a field the catalog indexes (name, version, package identifier and version, remote and
+ * repository URLs): a btree index entry holds at most 2,704 bytes, and one longer value failed the write of the
+ * whole listing, every crawl. Real listings stay under 150 bytes; the registry's own limits are 200 to 255.
+ */
+export const MAX_KEY_BYTES = 1_000;
 /** The longest server name any API input takes (interface.md, Limits; the official registry allows 200). */
 const NAME_MAX = 300;
+/** Longest title and description: their full-text vectors must stay under 1 MB (the registry allows 100 characters). */
+export const MAX_TEXT_CHARS = 100_000;
 
-/** Whitespace, control and format characters (line and paragraph separators, bidi controls, zero-width ones). */
-const UNPRINTABLE_IN_NAME = /[\s\p{Cc}\p{Cf}\p{Z}]/u;
+function refuseOversized(e: Omit<RegistryEntry, "contentHash">): void {
+  const keys: [string, string | null | undefined][] = [
+    ["name", e.name],
+    ["version", e.version],
+    ["repository URL", e.repository?.url],
+    ...e.packages.flatMap((p, i): [string, string | null][] => [
+      [`package ${i + 1} identifier`, p.identifier],
+      [`package ${i + 1} version`, p.version],
+    ]),
+    ...e.remotes.map((r, i): [string, string] => [`remote ${i + 1} URL`, r.url]),
+  ];
+  const name = e.name.length > 100 ? `${e.name.slice(0, 100)}…` : e.name;
+  for (const [what, v] of keys) {
+    if (v && Buffer.byteLength(v) > MAX_KEY_BYTES) throw new RegistryEntryError(`entry ${name}: ${what} is over ${MAX_KEY_BYTES} bytes`);
+  }
+  for (const [what, v] of [["title", e.title], ["description", e.description]] as const) {
+    if (v && v.length > MAX_TEXT_CHARS) throw new RegistryEntryError(`entry ${name}: ${what} is over ${MAX_TEXT_CHARS} characters`);
+  }
+}
 
-export function normalizeRegistryEntry(raw: unknown): RegistryEntry {
-  if (!isObj(raw)) throw new RegistryEntryError("entry is not an object");
+export function normalizeRegistryEntry(input: unknown): RegistryEntry {
+  if (!isObj(input)) throw new RegistryEntryError("entry is not an object");
+  // Postgres refuses a NUL in text and jsonb, and a lone surrogate in jsonb: one in any field of one entry failed
+  // the write of the whole listing, every crawl. They are stored as U+FFFD (a name holding one is refused, below);
+  // the content hash is of what is stored, so the next crawl of the same entry changes nothing.
+  const raw = storableJson(input);
   const envelope = isObj(raw.server);
   const server: Obj = envelope ? (raw.server as Obj) : raw;
   const outerMeta = isObj(raw._meta) ? raw._meta : {};
@@ -168,9 +196,6 @@ export function normalizeRegistryEntry(raw: unknown): RegistryEntry {
   if (UNPRINTABLE_IN_NAME.test(name)) throw new RegistryEntryError(`entry name ${JSON.stringify(name)} holds whitespace or control characters`);
   // a longer name would be listed, searched and shown, yet never looked up, preflighted or watched
   if (name.length > NAME_MAX) throw new RegistryEntryError(`entry name ${name.slice(0, 40)}… is longer than ${NAME_MAX} characters`);
-  // Postgres text and jsonb cannot hold U+0000: written, it fails the whole listing's transaction (the official
-  // registry, on Postgres too, cannot hold one either; a dump could)
-  if (holdsNul(raw)) throw new RegistryEntryError(`entry ${name} holds a NUL character, which the catalog cannot store`);
   const slash = name.indexOf("/");
   if (slash <= 0 || slash === name.length - 1) throw new RegistryEntryError(`entry name ${name} is not namespace/name`);
 
@@ -208,6 +233,7 @@ export function normalizeRegistryEntry(raw: unknown): RegistryEntry {
     remotes: normalizeRemotes(server.remotes, name),
     document,
   };
+  refuseOversized(entry);
   const contentHash = createHash("sha256")
     .update(
       stableStringify({

@@ -1,6 +1,7 @@
 import type { Db, Tx } from "@/lib/db/client";
 import type { FetchJsonOptions, RateLimitedError } from "@/lib/sources/http";
 import type { ChangeInput } from "./record-changes";
+import { storableText } from "@/lib/db/storable-text";
 
 export const HARVEST_SOURCES = ["registry", "repo", "jspkg", "pypkg", "vuln", "liveness"] as const;
 export type SourceName = (typeof HARVEST_SOURCES)[number];
@@ -64,7 +65,8 @@ export const SKIPPED = Symbol("skipped");
 export type Skipped = typeof SKIPPED;
 
 export function noteError(ctx: HarvestContext, source: SourceName, item: string, error: string): void {
-  if (ctx.errors.length < MAX_RUN_ERRORS) ctx.errors.push({ source, item, error: error.slice(0, 500) });
+  // kept in the run's jsonb: a NUL, or half of a character pair cut at 500, would fail the run's record
+  if (ctx.errors.length < MAX_RUN_ERRORS) ctx.errors.push({ source, item: storableText(item), error: storableText(error.slice(0, 500)) });
 }
 
 /** What one source plugs into the shared loop (run-source.ts). */

@@ -3,6 +3,7 @@ import { HARVEST_CALL_BUDGET, registryUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { changes, harvestRuns } from "@/lib/db/schema";
 import { syncRegistry } from "./sync-registry";
+import { storableJson } from "@/lib/db/storable-text";
 import { RateLimitedError, type FetchJsonOptions } from "@/lib/sources/http";
 import { HARVEST_SOURCES, httpFor, noteError, type HarvestContext, type HarvestProgress, type SourceCounts, type SourceName } from "./harvest-context";
 import { purgeExpiredLeases } from "./leases";
@@ -88,7 +89,8 @@ export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestR
   if (failure) noteError(ctx, "registry", "run", failure.message);
   await db
     .update(harvestRuns)
-    .set({ status, finishedAt: clock(), counts: ctx.counts, calls: ctx.calls, stopped: ctx.stopped, errors: ctx.errors, changes: ctx.changes })
+    // why a source stopped quotes upstream errors: stored as jsonb, they must be storable (storable-text.ts)
+    .set({ status, finishedAt: clock(), counts: ctx.counts, calls: ctx.calls, stopped: storableJson(ctx.stopped), errors: ctx.errors, changes: ctx.changes })
     .where(eq(harvestRuns.id, run.id));
   if (failure) throw failure;
   return { runId: run.id, status, counts: ctx.counts, calls: ctx.calls, stopped: ctx.stopped, errors: ctx.errors, changes: ctx.changes, durationMs: Date.now() - t0 };

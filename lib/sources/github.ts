@@ -1,5 +1,5 @@
 import { githubApiUrl, githubGraphqlUrl, githubToken } from "@/lib/config";
-import { githubRateLimitWaitMs, RateLimitedError, upstreamRequest, type FetchJsonOptions } from "./http";
+import { githubRateLimitWaitMs, parseStorableJson, RateLimitedError, upstreamRequest, type FetchJsonOptions } from "./http";
 
 export interface RepoRef {
   owner: string;
@@ -141,7 +141,7 @@ export async function fetchRepoRest(ref: RepoRef, etag: string | null, http: Fet
   if (res.status === 304) return { kind: "not_modified", etag: etag! };
   let body: Obj | null = null;
   try {
-    body = JSON.parse(res.text);
+    body = parseStorableJson(res.text) as Obj | null;
   } catch {
     body = null;
   }

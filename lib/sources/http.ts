@@ -1,6 +1,7 @@
 import { UPSTREAM_MAX_RETRIES, upstreamTimeoutMs, upstreamUserAgent } from "@/lib/config";
 import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
 import { readCapped } from "@/lib/net/read-capped";
+import { storableJson, storableText } from "@/lib/db/storable-text";
 
 export class UpstreamError extends Error {
   constructor(
@@ -146,7 +147,11 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
       const bytes = await readCapped(res, cap);
       // the same answer again would be as large: no retry, and nothing is learned from it
       if (bytes === null) throw new UpstreamError(`${url}: answer over ${cap} bytes, not read`, res.status);
-      text = bytes.toString("utf8");
+      // what an upstream says is stored, and quoted in stored errors: a NUL in it (or, below, a NUL or lone
+      // surrogate a JSON escape spells) would fail the write of its whole chunk, every run (storable-text.ts).
+      // Decoded UTF-8 holds no lone surrogate, so only a NUL is looked for here (answers reach tens of MB).
+      const decoded = bytes.toString("utf8");
+      text = decoded.includes("\u0000") ? storableText(decoded) : decoded;
     } catch (err) {
       if (err instanceof UpstreamError) throw err;
       if (err instanceof OutboundBlockedError) throw new UpstreamError(`${url}: ${err.message}`, null);
@@ -176,7 +181,7 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
     const out: UpstreamResponse = { status: res.status, headers: res.headers, url: res.url || url, redirected: res.redirected, text };
     if (opts.json && res.status >= 200 && res.status < 300) {
       try {
-        out.body = JSON.parse(text);
+        out.body = parseStorableJson(text);
       } catch {
         lastError = new UpstreamError(`${url}: malformed JSON (${text.length} bytes)`, res.status);
         continue;
@@ -185,6 +190,15 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
     return out;
   }
   throw lastError ?? new UpstreamError(`${url}: failed`, null);
+}
+
+/** Only a `\u0000` or `\uD800`–`\uDFFF` escape can put either into parsed JSON: other answers are not walked. */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+
+/** JSON.parse, with every string and key of the value storable in Postgres (storableJson). */
+export function parseStorableJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return UNSTORABLE_ESCAPE.test(text) ? storableJson(value) : value;
 }
 
 /**

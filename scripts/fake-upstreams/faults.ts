@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Faults the fake upstreams can inject, per source, for the next `count` requests. */
-export type FaultKind = "500" | "429" | "secondary" | "secondary-200" | "timeout" | "malformed" | "reset";
+export type FaultKind = "500" | "429" | "secondary" | "secondary-200" | "timeout" | "malformed" | "reset" | "nul-400";
 
 export interface FaultRule {
   /** registry | github | npm | pypi | osv | mcp */
@@ -85,6 +85,10 @@ export class FaultInjector {
         break;
       case "malformed":
         res.writeHead(200, { "content-type": "application/json" }).end('{"truncated": [1, 2');
+        break;
+      case "nul-400":
+        // a refusal whose text (quoted in the error we store) holds a NUL byte, as a proxy's binary page may
+        res.writeHead(400, { "content-type": "text/plain" }).end("bad\u0000request");
         break;
       case "reset":
         req.socket.destroy();

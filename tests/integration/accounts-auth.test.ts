@@ -109,6 +109,12 @@ describe("the sign-in adapter", () => {
     expect([first, second].filter(Boolean)).toEqual([{ identifier: "a@example.test", token: "hashed-token", expires }]);
     expect(await adapter.useVerificationToken!({ identifier: "a@example.test", token: "hashed-token" })).toBeNull();
   });
+
+  it("finds no account for an address holding a NUL (next-auth asks before its own error handling: it was a 500)", async () => {
+    const adapter = drizzleAuthAdapter();
+    await adapter.createUser!({ email: "a@example.test", emailVerified: null } as never);
+    expect(await adapter.getUserByEmail!("a\u0000@example.test")).toBeNull();
+  });
 });
 
 describe("sessions", () => {

@@ -51,16 +51,6 @@ describe("a complete listing the ingest could not read whole", () => {
     expect(later.counts.serversDelisted).toBe(1);
   });
 
-  it("a row holding a NUL character is rejected, not a failed listing with its sync left running", async () => {
-    const db = await resetDb();
-    const nul = listing({ name: "io.github.a/two", description: "evil\u0000" }, { updatedAt: T0, publishedAt: T0 });
-    const result = await ingestDump(db, [day0[0], nul], "nul", new Date(T0));
-    expect(result.rejects).toEqual([expect.stringMatching(/io\.github\.a\/two.*NUL character/)]);
-    expect((await state(db)).servers.map((s) => s.name)).toEqual(["io.github.a/one"]);
-    const syncs = await queryRows<{ status: string; error: string }>(db, sql`select status, error from registry_syncs`);
-    expect(syncs).toEqual([{ status: "succeeded", error: expect.stringContaining("1 entries rejected") }]);
-  });
-
   it("an incomplete listing does not date the listing of the servers it lacks (listing_observed_at, stats)", async () => {
     const db = await resetDb();
     await ingestDump(db, day0, "day0", new Date(T0));
@@ -107,5 +97,77 @@ describe("a complete listing the ingest could not read whole", () => {
     const again = await ingestDump(db, [b], "day1 again", new Date(T1));
     expect(again.counts.serversDelisted).toBe(0);
     expect(await state(db)).toEqual(before); // no delisting, and no second "unlisted" change of day 1
+  });
+});
+
+// Postgres refuses U+0000 in text and jsonb, and a lone surrogate in jsonb (JSON.parse reads `\ud800`,
+// JSON.stringify writes it back): one in one entry failed the write of the whole listing, every time.
+describe("a listing holding text Postgres cannot store", () => {
+  const escaped = (s: string) => s.replace(/\u0000/g, "\\u0000").replace(/\ud800/g, "\\ud800");
+  const BAD = "a\u0000b\ud800c";
+  const STORED = "a\ufffdb\ufffdc";
+
+  it("is written whole, the text stored with U+FFFD in its place, and read again changes nothing", async () => {
+    const db = await resetDb();
+    const odd = listing({
+      name: "io.github.a/odd",
+      title: BAD,
+      description: BAD,
+      websiteUrl: `https://example.com/${BAD}`,
+      packages: [{ registryType: "npm", identifier: `pkg-${BAD}`, version: `1.0.0-${BAD}`, transport: { type: "stdio" } }],
+      remotes: [{ type: "streamable-http", url: `https://mcp.example.com/${BAD}` }],
+      _meta: { [`com.example/${BAD}`]: { note: BAD } },
+    }, { updatedAt: T0, publishedAt: T0, statusMessage: BAD });
+    // as the registry's JSON spells them: escapes that JSON.parse reads into the characters
+    const file = Buffer.from(escaped(JSON.stringify({ servers: [...day0, odd], metadata: { count: 3 } })));
+    const first = await ingestDump(db, parseDump(file), "odd", new Date(T0));
+    expect(first.rejects).toEqual([]);
+    expect(first.counts.versionsInserted).toBe(3);
+    const [row] = await queryRows<Record<string, unknown>>(
+      db,
+      sql`select s.title, s.description, s.website_url, s.status_message, p.identifier, p.version, r.url, v.document
+          from servers s join server_versions v on v.id = s.latest_version_id
+          join server_packages p on p.version_id = v.id join server_remotes r on r.version_id = v.id
+          where s.name = 'io.github.a/odd'`,
+    );
+    expect(row).toMatchObject({ title: STORED, description: STORED, website_url: `https://example.com/${STORED}`, status_message: STORED });
+    expect(row).toMatchObject({ identifier: `pkg-${STORED}`, version: `1.0.0-${STORED}`, url: `https://mcp.example.com/${STORED}` });
+    expect(row.document).toMatchObject({ title: STORED, _meta: { [`com.example/${STORED}`]: { note: STORED } } });
+    const before = await state(db);
+    const again = await ingestDump(db, parseDump(file), "odd again", new Date(T0));
+    expect(again.counts).toMatchObject({ versionsUnchanged: 3, versionsInserted: 0, versionsUpdated: 0, serversUpdated: 0, changes: 0 });
+    expect(await state(db)).toEqual(before);
+  });
+
+  it("an entry with a value too long to index is refused, and the rest of the listing is written", async () => {
+    // a btree index entry holds at most 2,704 bytes, a full-text vector 1 MB: one such value failed the whole write
+    const db = await resetDb();
+    let seed = 7;
+    // characters that do not compress: an index entry is compressed before its size is checked
+    const noise = (n: number) => Array.from({ length: n }, () => ((seed = (seed * 48271) % 2147483647) % 36).toString(36)).join("");
+    // [what the refusal names, the entry]; a name is refused past 300 characters already (no API input takes more)
+    const long: [string, Record<string, unknown>][] = [
+      ["longer than 300 characters", { name: `io.github.a/${noise(4000)}` }],
+      ["version", { name: "io.github.a/v", version: noise(4000) }],
+      ["package 1 identifier", { name: "io.github.a/p", packages: [{ registryType: "npm", identifier: noise(4000) }] }],
+      ["remote 1 URL", { name: "io.github.a/r", remotes: [{ type: "streamable-http", url: `https://x.example/${noise(4000)}` }] }],
+      ["repository URL", { name: "io.github.a/g", repository: { url: `https://github.com/a/${noise(4000)}`, source: "github" } }],
+      ["description", { name: "io.github.a/d", description: Array.from({ length: 200_000 }, () => noise(6)).join(" ") }],
+    ];
+    for (const [what, server] of long) {
+      const result = await ingestDump(db, [...day0, listing(server, { updatedAt: T0, publishedAt: T0 })], what, new Date(T0));
+      expect(result.rejects, what).toEqual([expect.stringContaining(what.startsWith("longer") ? what : `${what} is over`)]);
+      expect((await state(db)).servers.map((s) => s.name), what).toEqual(["io.github.a/one", "io.github.a/two"]);
+    }
+  });
+
+  it("a name holding one is refused, and the rest of the listing is written", async () => {
+    const db = await resetDb();
+    for (const name of ["io.github.a/x\u0000y", "io.github.a/x\ud800y", "io.github.a/x\ufffdy"]) {
+      const file = Buffer.from(escaped(JSON.stringify({ servers: [...day0, listing({ name })] })));
+      const result = await ingestDump(db, parseDump(file), "odd name", new Date(T0));
+      expect(result.rejects, name).toEqual([expect.stringMatching(/whitespace or control characters/)]);
+      expect((await state(db)).servers.map((s) => s.name)).toEqual(["io.github.a/one", "io.github.a/two"]);
+    }
   });
 });

@@ -1,10 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { changes, registrySyncs, sourceCooldowns } from "@/lib/db/schema";
+import {
+  changes,
+  harvestRuns,
+  osvAdvisories,
+  packageObservations,
+  registrySyncs,
+  repositories,
+  repositoryObservations,
+  servers,
+  serverVersions,
+  sourceCooldowns,
+  vulnObservations,
+} from "@/lib/db/schema";
 import { runHarvest } from "@/lib/harvest/run-harvest";
 import type { FaultKind } from "@/scripts/fake-upstreams/faults";
 import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
+import type { GeneratedWorld } from "@/scripts/fake-upstreams/generate";
 import { resetDb } from "../helpers/db";
 import { startWorld } from "../helpers/harvest-world";
 import { dumpCatalog } from "../helpers/table-dump";
@@ -153,4 +166,92 @@ describe("harvesting under injected upstream faults", () => {
       }
     });
   }
+});
+
+// Postgres text and jsonb refuse U+0000, and jsonb a lone surrogate (`\ud800` in JSON: JSON.parse accepts it,
+// JSON.stringify writes it back, jsonb refuses it). One such character in one upstream answer failed the write of
+// its whole chunk (or the whole registry crawl), every run, since the unwritten items stay first in line.
+describe("upstream answers holding text Postgres cannot store", () => {
+  let fake: FakeUpstreams;
+  let world: GeneratedWorld;
+  let db: Db;
+  let now = Math.floor(Date.now() / 1000) * 1000;
+  const clock = () => new Date(now);
+  const sources = ["registry", "repo", "jspkg", "pypkg", "vuln"] as const;
+  const harvest = () => runHarvest(db, { trigger: "test", http: HTTP, clock, sources: [...sources] });
+
+  beforeAll(async () => {
+    ({ fake, world } = await startWorld(60, 11));
+    db = await resetDb();
+    const first = await harvest();
+    expect(first.status, JSON.stringify(first.errors.slice(0, 3))).toBe("succeeded");
+  });
+  afterAll(() => fake?.close());
+
+  it("are stored with U+FFFD in their place, and every other answer of the run with them", async () => {
+    const bad = "a\u0000b\ud800c";
+    const stored = "a\ufffdb\ufffdc";
+    // the registry: a new version whose description, title and publisher _meta hold them
+    const listed = world.servers.find((s) => s.pkg?.ecosystem === "jspkg" && fake.npm.packages.get(s.pkg.identifier)?.unpublished === false && s.pkg.version)!;
+    const entry = world.entries[listed.index];
+    entry._meta["io.modelcontextprotocol.registry/official"].updatedAt = new Date(Date.now() - 60_000).toISOString();
+    Object.assign(entry.server, { description: bad, title: bad, _meta: { "com.example/publisher": { note: bad } } });
+    fake.registry.load([...world.entries, ...world.history]);
+    // npm: a deprecation message and a version; PyPI: a project status reason
+    const npmPkg = fake.npm.packages.get(listed.pkg!.identifier)!;
+    npmPkg.versions[npmPkg.latest] = bad;
+    npmPkg.versions[`9.9.9-${bad}`] = null;
+    const py = world.servers.find((s) => s.pkg?.ecosystem === "pypkg" && fake.pypi.projects.has(s.pkg.identifier.replace(/[-_.]+/g, "-").toLowerCase()))!;
+    fake.pypi.projects.get(py.pkg!.identifier.replace(/[-_.]+/g, "-").toLowerCase())!.status = { status: "deprecated", reason: bad };
+    // OSV: an advisory summary on the listed version; GitHub: the owner's type
+    fake.osv.add({ id: "GHSA-nul-0001", modified: "2026-02-01T00:00:00Z", summary: bad, severity: "HIGH", ecosystem: "npm", name: listed.pkg!.identifier, versions: [listed.pkg!.version!] });
+    const repo = fake.github.repos.get(`${listed.repo!.owner}/${listed.repo!.name}`.toLowerCase())!;
+    repo.ownerType = bad as "User";
+
+    now += 25 * HOUR; // everything is due again
+    const r = await harvest();
+    expect(r.status, JSON.stringify(r.errors.slice(0, 3))).toBe("succeeded");
+    for (const s of sources) expect(r.counts[s].failed, s).toBe(0);
+    const [run] = await db.select().from(harvestRuns).where(eq(harvestRuns.id, r.runId));
+    expect(run.status).toBe("succeeded");
+
+    const [server] = await db.select().from(servers).where(eq(servers.name, listed.name));
+    expect(server).toMatchObject({ description: stored, title: stored });
+    const [version] = await db.select().from(serverVersions).where(eq(serverVersions.id, server.latestVersionId!));
+    expect(version.document).toMatchObject({ description: stored, _meta: { "com.example/publisher": { note: stored } } });
+    const [npmObs] = await db.select().from(packageObservations).where(and(eq(packageObservations.ecosystem, "jspkg"), eq(packageObservations.identifier, listed.pkg!.identifier)));
+    expect(npmObs.deprecated).toBe(stored);
+    expect(npmObs.versions).toHaveProperty([`9.9.9-${stored}`]);
+    const [pyObs] = await db.select().from(packageObservations).where(and(eq(packageObservations.ecosystem, "pypkg"), eq(packageObservations.identifier, py.pkg!.identifier)));
+    expect(pyObs.deprecated).toBe(`deprecated: ${stored}`);
+    const [advisory] = await db.select().from(osvAdvisories).where(eq(osvAdvisories.id, "GHSA-nul-0001"));
+    expect(advisory.summary).toBe(stored);
+    const [vuln] = await db.select().from(vulnObservations).where(and(eq(vulnObservations.identifier, listed.pkg!.identifier), eq(vulnObservations.listedVersion, listed.pkg!.version!)));
+    expect(vuln.advisories).toEqual(expect.arrayContaining([expect.objectContaining({ id: "GHSA-nul-0001", summary: stored })]));
+    const [repoRow] = await db.select().from(repositories).where(eq(repositories.id, server.repositoryId!));
+    const [repoObs] = await db.select().from(repositoryObservations).where(eq(repositoryObservations.repositoryId, repoRow.id));
+    expect(repoObs.ownerType).toBe(stored);
+
+    // and the next crawl of the same listing changes nothing: what is stored is what the listing reads as
+    const again = await harvest();
+    expect(again.status).toBe("succeeded");
+    expect(again.counts.registry.failed).toBe(0);
+  });
+
+  it("an error quoting an upstream's refusal that holds a NUL is recorded as the item's failure, and the run goes on", async () => {
+    now += 25 * HOUR;
+    fake.faults.add({ source: "osv", kind: "nul-400", count: Infinity });
+    try {
+      const r = await runHarvest(db, { trigger: "test", http: HTTP, clock, sources: ["vuln"] });
+      expect(r.counts.vuln.failed).toBeGreaterThan(0);
+      expect(r.errors.find((e) => e.source === "vuln")?.error).toMatch(/HTTP 400 bad\ufffdrequest/);
+      const failed = await db.select().from(vulnObservations).where(eq(vulnObservations.attemptedAt, clock()));
+      expect(failed.length).toBe(r.counts.vuln.failed);
+      expect(failed.every((v) => v.lastError?.includes("bad\ufffdrequest"))).toBe(true);
+      const [run] = await db.select().from(harvestRuns).where(eq(harvestRuns.id, r.runId));
+      expect(run.status).toBe("partial");
+    } finally {
+      fake.faults.clear();
+    }
+  });
 });
