@@ -71,10 +71,12 @@ export async function startBenchServer(databaseUrl: string, port: number, env: R
   const base = `http://127.0.0.1:${port}`;
   // BENCH_PROFILE=<dir> writes the server's V8 CPU profile there when it stops (where does a request's time go?);
   // BENCH_TRACE_GC=1 prints each of its garbage collections (Node refuses --trace-gc in NODE_OPTIONS) on the
-  // bench's output (is a latency tail a collection's pause?)
+  // bench's output (is a latency tail a collection's pause?); BENCH_NODE_FLAGS="--max-semi-space-size=16 …"
+  // overrides the server's flags (scripts/server-node-flags.mjs) to compare settings
   const traceGc = process.env.BENCH_TRACE_GC ? ["--trace-gc"] : [];
+  const extraFlags = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...traceGc, ...profile, "scripts/server.mjs"], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...extraFlags, ...traceGc, ...profile, "scripts/server.mjs"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", DATABASE_URL: databaseUrl, BOOT_INGEST: "0", HARVEST_INTERVAL_MS: "0", DELIVER_INTERVAL_MS: "0", LOG_FORMAT: "text", LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", traceGc.length ? "inherit" : "ignore", "inherit"],
   });
