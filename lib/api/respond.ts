@@ -3,6 +3,7 @@ import { ApiError } from "./errors";
 import { describeZodError } from "./request";
 import { log } from "@/lib/log";
 import { jsonBytes } from "./json-bytes";
+import { errorForLog } from "@/lib/db/query-error";
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
@@ -21,7 +22,7 @@ export function errorResponse(err: unknown, requestId: string, headers: Record<s
     if (err.extra.retryAfter !== undefined) h["retry-after"] = String(err.extra.retryAfter);
     return json(err.toBody(), { status: err.status, headers: h });
   }
-  log.error("unhandled error", { requestId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  log.error("unhandled error", { requestId, error: errorForLog(err) });
   return json(
     { ok: false, error: "internal_error", message: `internal error; quote request id ${requestId} when reporting it` },
     { status: 500, headers: { ...headers, "x-request-id": requestId } },

@@ -1,5 +1,6 @@
 import { count, isNull } from "drizzle-orm";
-import { driverFor, getDbHandle, pgliteLockHolder } from "@/lib/db/client";
+import { DatabaseInUseError, driverFor, getDbHandle, pgliteLockHolder } from "@/lib/db/client";
+import { errorMessage } from "@/lib/db/query-error";
 import { servers } from "@/lib/db/schema";
 import { bootIngestEnabled, deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
@@ -11,6 +12,21 @@ import { localServerUrl, writeLocalServerInfo } from "./local-server-file";
 
 /** How to fill the catalog by hand when the registry cannot be reached. */
 export const IMPORT_HINT = "npm run ingest -- --file <registry-dump.json|.json.gz>";
+
+/**
+ * A boot that failed (the embedded database open in another process, its disk full, the database unreachable)
+ * ends the server with the reason. Next.js does not run register() again: left running, the server went on
+ * listening and answered every request, for good, with a plain-text 500, and a supervisor saw nothing to
+ * restart. On Vercel the error is rethrown: the platform starts another instance.
+ */
+export function bootFailed(err: unknown): void {
+  log.error("the server cannot start", {
+    error: errorMessage(err),
+    ...(err instanceof DatabaseInUseError && { fix: "stop that process (another server, or a job), or start this one with its own DATA_DIR" }),
+  });
+  if (!process.env.VERCEL) process.exit(1);
+  throw err;
+}
 
 /**
  * Runs once when the server process starts: open and migrate the database, and

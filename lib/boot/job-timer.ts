@@ -1,4 +1,5 @@
 import { log } from "@/lib/log";
+import { errorMessage } from "@/lib/db/query-error";
 
 /**
  * A background loop of the server process (the embedded default has no cron):
@@ -19,7 +20,7 @@ export function startJobTimer(name: string, intervalMs: number, run: (signal: Ab
     try {
       await run(controller.signal);
     } catch (err) {
-      log.error(`${name} run failed`, { error: (err as Error).message });
+      log.error(`${name} run failed`, { error: errorMessage(err) });
     } finally {
       running = false;
     }

@@ -39,6 +39,8 @@ export interface IngestCounts {
 export interface IngestResult {
   syncId: number;
   counts: IngestCounts;
+  /** The change records this listing wrote, by kind (counts.changes in all). */
+  changesByKind: Record<string, number>;
   rejects: string[];
 }
 
@@ -92,29 +94,29 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
     changes: 0,
   };
 
-  const [sync] = await db
-    .insert(registrySyncs)
-    .values({
-      source: opts.source,
-      origin: opts.origin,
-      complete: opts.complete,
-      status: "running",
-      startedAt: new Date(),
-      observedAt: opts.observedAt,
-      updatedSince: opts.updatedSince ?? null,
-      entries: rawEntries.length,
-      pages: opts.pages ?? 0,
-    })
-    .returning({ id: registrySyncs.id });
-
+  const sync = {
+    source: opts.source,
+    origin: opts.origin,
+    complete: opts.complete,
+    startedAt: new Date(),
+    observedAt: opts.observedAt,
+    updatedSince: opts.updatedSince ?? null,
+    entries: rawEntries.length,
+    pages: opts.pages ?? 0,
+  };
+  let syncId: number;
+  let changesByKind: Record<string, number> = {};
   try {
-    await db.transaction(async (tx) => {
+    // The sync row is written with the catalog, in its transaction: a process killed part-way (a cron function
+    // past its time limit, Ctrl-C) leaves neither, where a "running" row written first would say so for good.
+    syncId = await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${INGEST_LOCK_KEY})`);
-      await writeCatalog(tx, entries, opts, counts);
+      changesByKind = await writeCatalog(tx, entries, opts, counts);
       // marked succeeded under the catalog lock, so the next writer knows this listing has been written
-      await tx
-        .update(registrySyncs)
-        .set({
+      const [row] = await tx
+        .insert(registrySyncs)
+        .values({
+          ...sync,
           status: "succeeded",
           finishedAt: new Date(),
           counts,
@@ -124,17 +126,19 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
               ? `${rejects.length} entries rejected; first: ${rejects[0]}`
               : null,
         })
-        .where(eq(registrySyncs.id, sync.id));
+        .returning({ id: registrySyncs.id });
+      return row.id;
     });
   } catch (err) {
-    await db
-      .update(registrySyncs)
-      .set({ status: "failed", finishedAt: new Date(), error: failureText(err), counts })
-      .where(eq(registrySyncs.id, sync.id));
+    try {
+      await db.insert(registrySyncs).values({ ...sync, status: "failed", finishedAt: new Date(), error: failureText(err), counts });
+    } catch {
+      // a database that refuses every write (its disk full) refuses this one too: the first error says why
+    }
     throw err;
   }
   noteCatalogWrite(db);
-  return { syncId: sync.id, counts, rejects };
+  return { syncId, counts, changesByKind, rejects };
 }
 
 async function upsertRepositories(tx: Tx, urls: string[]): Promise<Map<string, number>> {
@@ -175,7 +179,7 @@ function minDate(...ds: (Date | null | undefined)[]): Date | null {
   return m;
 }
 
-async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOptions, counts: IngestCounts) {
+async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOptions, counts: IngestCounts): Promise<Record<string, number>> {
   const byName = new Map<string, RegistryEntry[]>();
   for (const e of entries) {
     const list = byName.get(e.name);
@@ -381,7 +385,11 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     delisted: toDelist,
   });
   found.push(...(await detectStateChanges(tx, evidenceBefore, await loadServerEvidence(tx, [...touched]), opts.observedAt)));
-  counts.changes = (await recordChanges(tx, found)).length;
+  const recorded = await recordChanges(tx, found);
+  counts.changes = recorded.length;
+  const byKind: Record<string, number> = {};
+  for (const r of recorded) byKind[r.kind] = (byKind[r.kind] ?? 0) + 1;
+  return byKind;
 }
 
 function describe(e: RegistryEntry | null, repoIds: Map<string, number>) {

@@ -1,3 +1,5 @@
+import { errorMessage } from "./query-error";
+
 /** A NUL, or a surrogate that is not half of a pair (matched by UTF-16 code unit: no `u` flag). */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, "g");
@@ -49,12 +51,9 @@ export function storableJson<T>(value: T): T {
 
 /**
  * A failure as a stored record shows it (a sync's `error`, on the home page and in /v1/coverage): the
- * database's own message where a query wrapper carries it as its cause (drizzle's "Failed query: <the whole
- * statement> params: <every value>" runs to thousands of characters of listing text), storable, at most `max`.
+ * database's own reason where drizzle wraps it with the whole statement and its values (errorMessage),
+ * storable, at most `max` characters.
  */
 export function failureText(err: unknown, max = 2000): string {
-  const e = err as { message?: unknown; cause?: { message?: unknown } } | null;
-  const wrapped = typeof e?.message === "string" && e.message.startsWith("Failed query:") && typeof e.cause?.message === "string";
-  const message = wrapped ? `database refused the write: ${e.cause!.message as string}` : typeof e?.message === "string" ? e.message : String(err);
-  return storableText(Array.from(message).slice(0, max).join(""));
+  return storableText(Array.from(errorMessage(err)).slice(0, max).join(""));
 }

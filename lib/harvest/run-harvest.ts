@@ -1,7 +1,8 @@
-import { eq, gt, max, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { HARVEST_CALL_BUDGET, registryUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { changes, harvestRuns } from "@/lib/db/schema";
+import { harvestRuns } from "@/lib/db/schema";
+import { errorMessage } from "@/lib/db/query-error";
 import { syncRegistry } from "./sync-registry";
 import { storableJson } from "@/lib/db/storable-text";
 import { RateLimitedError, type FetchJsonOptions } from "@/lib/sources/http";
@@ -86,7 +87,7 @@ export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestR
     failure = err as Error;
   }
   const status: HarvestResult["status"] = failure ? "failed" : Object.keys(ctx.stopped).length || ctx.errors.length ? "partial" : "succeeded";
-  if (failure) noteError(ctx, "registry", "run", failure.message);
+  if (failure) noteError(ctx, "registry", "run", errorMessage(failure));
   await db
     .update(harvestRuns)
     // why a source stopped quotes upstream errors: stored as jsonb, they must be storable (storable-text.ts)
@@ -97,7 +98,6 @@ export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestR
 }
 
 async function registryStep(ctx: HarvestContext, mode: "incremental" | "full"): Promise<void> {
-  const [{ top }] = await ctx.db.select({ top: max(changes.id) }).from(changes);
   try {
     const r = await syncRegistry(
       ctx.db,
@@ -115,18 +115,15 @@ async function registryStep(ctx: HarvestContext, mode: "incremental" | "full"): 
     }
     ctx.counts.registry.attempted = 1;
     ctx.counts.registry.observed = r.counts.entries;
-    const byKind = await ctx.db
-      .select({ kind: changes.kind, n: sql<number>`count(*)::int` })
-      .from(changes)
-      .where(gt(changes.id, top ?? 0))
-      .groupBy(changes.kind);
-    for (const { kind, n } of byKind) ctx.changes[kind] = (ctx.changes[kind] ?? 0) + Number(n);
+    // the listing's own records: counting the change table's new rows would take in those another run or an
+    // ingest wrote meanwhile
+    for (const [kind, n] of Object.entries(r.changesByKind)) ctx.changes[kind] = (ctx.changes[kind] ?? 0) + n;
   } catch (err) {
     // the crawl is all-or-nothing: the catalog is unchanged and the next run retries (a rate limit's
     // cooldown is already set)
     ctx.counts.registry.attempted = 1;
     ctx.counts.registry.failed = 1;
-    noteError(ctx, "registry", registryUrl(), (err as Error).message);
+    noteError(ctx, "registry", registryUrl(), errorMessage(err));
     if (err instanceof RateLimitedError && err.retryAt) ctx.stopped.registry = `rate limited until ${err.retryAt.toISOString()}`;
   }
 }

@@ -74,6 +74,9 @@ export async function runSource<I extends DueItem, R>(ctx: HarvestContext, spec:
       else noteFailedCalls(ctx, source, mine.length, msg);
       answers = mine.map(() => spec.failure(msg));
     }
+    // a call the run's own stop cut short (its client gone, the server stopping) is no answer from upstream: the
+    // item is given back untouched, not recorded as an upstream failure
+    if (ctx.signal?.aborted) answers = answers.map((r) => (r !== SKIPPED && spec.failed(r) ? SKIPPED : r));
     // items the source stopped before sending are given back untouched
     const skipped = mine.filter((_, i) => answers[i] === SKIPPED);
     if (skipped.length) await releaseItems(ctx.db, skipped.map(keyOf), ctx.holder);
@@ -81,11 +84,17 @@ export async function runSource<I extends DueItem, R>(ctx: HarvestContext, spec:
     const results = answers.filter((r): r is R => r !== SKIPPED);
     const at = ctx.clock();
     if (sent.length) {
-      await ctx.db.transaction(async (tx) => {
-        const found = await spec.write(ctx, tx, sent, results, at);
-        const rows = await recordChanges(tx, found);
-        for (const r of rows) ctx.changes[r.kind] = (ctx.changes[r.kind] ?? 0) + 1;
-      });
+      try {
+        await ctx.db.transaction(async (tx) => {
+          const found = await spec.write(ctx, tx, sent, results, at);
+          const rows = await recordChanges(tx, found);
+          for (const r of rows) ctx.changes[r.kind] = (ctx.changes[r.kind] ?? 0) + 1;
+        });
+      } catch (err) {
+        // the run ends here; its items go back now, not when their leases expire (until then no run takes them)
+        await releaseItems(ctx.db, mine.map(keyOf), ctx.holder).catch(() => {});
+        throw err;
+      }
       noteCatalogWrite(ctx.db);
     }
     rateLimited ??= ctx.rateLimits[source] ?? null;
@@ -127,7 +136,7 @@ export async function poolRespectingLimits<T, R extends { kind: string }>(
   failure: (error: string) => R,
 ): Promise<(R | Skipped)[]> {
   return pool(items, n, async (item): Promise<R | Skipped> => {
-    if (ctx.rateLimits[source] || ctx.tripped[source]) return SKIPPED;
+    if (ctx.rateLimits[source] || ctx.tripped[source] || ctx.signal?.aborted) return SKIPPED;
     let r: R;
     try {
       r = await fn(item);

@@ -3,6 +3,7 @@ import { ZodError } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { describeZodError } from "@/lib/api/request";
 import { log } from "@/lib/log";
+import { errorForLog } from "@/lib/db/query-error";
 
 /**
  * The text blocks of a result: a line for people, then the structured content as JSON. MCP (2025-06-18 on): a
@@ -33,7 +34,7 @@ export function toolError(err: unknown): CallToolResult {
   const body =
     err instanceof ApiError
       ? err.toBody()
-      : (log.error("unhandled tool error", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+      : (log.error("unhandled tool error", { error: errorForLog(err) }),
         { ok: false as const, error: "internal_error" as const, message: "internal error" });
   return {
     isError: true,

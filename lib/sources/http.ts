@@ -126,6 +126,8 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
   let lastError: UpstreamError | null = null;
   for (let attempt = 0; attempt <= retries; attempt++) {
     if (attempt > 0 && !(lastError instanceof RateLimitedError)) await sleep(backoff * 2 ** (attempt - 1));
+    // the caller stopped (a harvest whose client went away): no retry can be answered, and none is sent
+    if (opts.signal?.aborted) throw new UpstreamError(`${url}: not asked, the caller stopped`, null);
     let res: Response;
     let text: string;
     opts.onCall?.();
@@ -155,6 +157,7 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
     } catch (err) {
       if (err instanceof UpstreamError) throw err;
       if (err instanceof OutboundBlockedError) throw new UpstreamError(`${url}: ${err.message}`, null);
+      if (opts.signal?.aborted) throw new UpstreamError(`${url}: no answer, the caller stopped`, null);
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const why = e.name === "TimeoutError" || e.name === "AbortError" ? "timed out" : (e.cause?.code ?? e.cause?.message ?? e.message);
       lastError = new UpstreamError(`${url}: ${why}`, null);

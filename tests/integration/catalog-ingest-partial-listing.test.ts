@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { parseDump } from "@/lib/catalog/read-dump";
@@ -84,6 +85,18 @@ describe("a complete listing the ingest could not read whole", () => {
     // the shared snapshots carry only a count, and the last page of a crawl has no cursor
     expect(parseDump(page({ count: 2 }))).toHaveLength(2);
     expect(parseDump(page({ nextCursor: "", count: 2 }))).toHaveLength(2);
+  });
+
+  it("says what is wrong with a file that is empty, cut short or corrupt, in words that name it", () => {
+    const dump = Buffer.from(JSON.stringify({ servers: day0 }));
+    const gz = gzipSync(dump);
+    expect(() => parseDump(Buffer.alloc(0))).toThrow(/^the file is empty$/);
+    expect(() => parseDump(gzipSync(Buffer.alloc(0)))).toThrow(/^the file is empty$/);
+    // zlib alone says "unexpected end of file"
+    expect(() => parseDump(gz.subarray(0, gz.length - 12))).toThrow(/^the gzip file is cut short or corrupt \(unexpected end of file\)/);
+    expect(() => parseDump(Buffer.concat([gz.subarray(0, 10), Buffer.from("not deflate data at all")]))).toThrow(/^the gzip file is cut short or corrupt/);
+    expect(() => parseDump(dump.subarray(0, dump.length - 5))).toThrow(/^the file is not valid JSON \(/);
+    expect(parseDump(gz)).toHaveLength(2);
   });
 
   it("an older complete dump re-imported after a newer one does not delist a server the newer one lists again", async () => {

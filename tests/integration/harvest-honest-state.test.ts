@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import os from "node:os";
-import { eq, inArray } from "drizzle-orm";
+import { desc, eq, inArray, like, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { harvestRuns, packageObservations, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
+import { harvestRuns, leases, packageObservations, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
 import { runHarvest } from "@/lib/harvest/run-harvest";
 import { runHolder } from "@/lib/harvest/close-abandoned-runs";
 import { computeCoverage } from "@/lib/services/get-coverage";
@@ -108,6 +108,28 @@ describe("a harvest run when an upstream fails, and what coverage then says", ()
     expect(await status(reused)).toMatchObject({ status: "failed", finishedAt: new Date(now) });
     expect((await status(current)).status).toBe("running");
     await db.delete(harvestRuns).where(inArray(harvestRuns.id, rows.map((r) => r.id)));
+  });
+
+  it("a run whose write the database refuses fails with the database's reason and gives its items back at once", async () => {
+    now += 25 * HOUR;
+    await db.execute(
+      sql.raw("create function refuse() returns trigger language plpgsql as $$ begin raise exception 'could not extend file: No space left on device'; end $$"),
+    );
+    await db.execute(sql.raw("create trigger refuse before insert or update on package_observations for each row execute function refuse()"));
+    try {
+      await expect(harvest({ sources: ["jspkg"] })).rejects.toThrow();
+    } finally {
+      await db.execute(sql.raw("drop trigger refuse on package_observations"));
+      await db.execute(sql.raw("drop function refuse()"));
+    }
+    const [run] = await db.select().from(harvestRuns).orderBy(desc(harvestRuns.id)).limit(1);
+    expect(run.status).toBe("failed");
+    expect(run.errors).toEqual([{ source: "registry", item: "run", error: expect.stringMatching(/^could not extend file: No space left on device \(in: (insert into|update) "package_observations"/) }]);
+    // not held for the lease's ten minutes: the next run takes them all
+    expect(await db.select().from(leases).where(like(leases.key, "harvest:jspkg:%"))).toEqual([]);
+    const again = await harvest({ sources: ["jspkg"] });
+    expect(again.counts.jspkg.attempted).toBe(again.counts.jspkg.due);
+    expect(again.counts.jspkg.due).toBeGreaterThan(0);
   });
 
   it("coverage keeps the last successful run and registry sync when the five newest failed", async () => {

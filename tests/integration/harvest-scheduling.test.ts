@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count, isNotNull } from "drizzle-orm";
+import { count, gt, isNotNull, max } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { packageObservations, repositoryObservations } from "@/lib/db/schema";
+import { changes, packageObservations, repositoryObservations } from "@/lib/db/schema";
 import { runHarvest } from "@/lib/harvest/run-harvest";
 import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
 import type { GeneratedWorld } from "@/scripts/fake-upstreams/generate";
@@ -89,5 +89,22 @@ describe("harvest scheduling: leases, budgets, resumption, staleness order", () 
     const after = await db.select({ id: repositoryObservations.repositoryId, at: repositoryObservations.attemptedAt }).from(repositoryObservations);
     for (const a of after) if (a.at!.getTime() === now) seen.push(a.id);
     for (const id of stalest) expect(seen).toContain(id);
+  });
+
+  it("two runs reading the registry at once each report only the change records they wrote", async () => {
+    const [{ top }] = await db.select({ top: max(changes.id) }).from(changes);
+    const at = new Date().toISOString();
+    for (const s of world.servers.slice(0, 10)) {
+      fake.registry.update(s.name, (e) => Object.assign(e._meta["io.modelcontextprotocol.registry/official"], { status: "deprecated", updatedAt: at, statusChangedAt: at }));
+    }
+    const [a, b] = await Promise.all([
+      runHarvest(db, { trigger: "test", http: TEST_HTTP, clock, sources: ["registry"], registry: "full" }),
+      runHarvest(db, { trigger: "test", http: TEST_HTTP, clock, sources: ["registry"], registry: "full" }),
+    ]);
+    const written = await db.select({ kind: changes.kind }).from(changes).where(gt(changes.id, top ?? 0));
+    expect(written.filter((c) => c.kind === "registry_status")).toHaveLength(10);
+    // the one that wrote the listing reports its records; the other, which had nothing left to write, none of them
+    const reported = [a, b].flatMap((r) => Object.entries(r.changes)).reduce((n, [, k]) => n + k, 0);
+    expect(reported).toBe(written.length);
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count } from "drizzle-orm";
+import { count, isNotNull } from "drizzle-orm";
 import { GET as cronHarvest } from "@/app/api/cron/harvest/route";
 import { GET as cronIngest, POST as cronIngestDump } from "@/app/api/cron/ingest/route";
 import type { Db } from "@/lib/db/client";
-import { harvestRuns, leases, registrySyncs, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
+import { harvestRuns, leases, packageObservations, registrySyncs, repositoryObservations, sourceCooldowns } from "@/lib/db/schema";
 import { startHarvestTimer } from "@/lib/harvest/harvest-timer";
 import { progressPrinter } from "@/lib/harvest/progress-printer";
 import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
@@ -56,6 +56,31 @@ describe("harvest triggers", () => {
     expect(lines.at(-1).result.counts.jspkg.observed).toBeGreaterThan(0);
     const runs = await db.select().from(harvestRuns);
     expect(runs.map((r) => r.trigger)).toEqual(["cron", "cli"]);
+  });
+
+  it("a streaming client that goes away mid-run (Ctrl-C on npm run harvest) stops the run: partial, and the calls it cut short are no upstream failure", async () => {
+    const client = new AbortController();
+    const res = await cronHarvest(
+      new Request("http://localhost/api/cron/harvest?sources=pypkg&stream=1&trigger=cli&registry=none&deadline_ms=0", {
+        headers: { authorization: "Bearer harvest-cron-secret" },
+        signal: client.signal,
+      }),
+    );
+    const reader = res.body!.getReader();
+    const pypiBefore = fake.calls.pypi ?? 0;
+    fake.latencyMs = 300;
+    try {
+      // gone while the first look-ups are in flight
+      await expect.poll(() => (fake.calls.pypi ?? 0) - pypiBefore, { interval: 10 }).toBeGreaterThan(3);
+      client.abort();
+      await reader.cancel();
+      await expect.poll(async () => (await db.select().from(harvestRuns)).at(-1)!.status, { timeout: 20_000 }).not.toBe("running");
+    } finally {
+      fake.latencyMs = 0;
+    }
+    const run = (await db.select().from(harvestRuns)).at(-1)!;
+    expect(run).toMatchObject({ trigger: "cli", status: "partial", stopped: { pypkg: "aborted" }, errors: [] });
+    expect(await db.select().from(packageObservations).where(isNotNull(packageObservations.lastError))).toEqual([]);
   });
 
   it("the server's timer runs harvests on its own and stops", async () => {

@@ -2,6 +2,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { spawn } from "node:child_process";
+import { sql } from "drizzle-orm";
+import { openDatabase, pgliteLockHolder } from "@/lib/db/client";
 import { runScript, type ScriptRun } from "@/tests/helpers/run-script";
 
 // The operator scripts as an operator runs them: a fresh process on the embedded database (no server
@@ -119,6 +122,82 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     const warned = await run("ingest", "--file", mixed);
     expect(warned.status, warned.stderr).toBe(0);
     expect(warned.stderr).toMatch(/^1 entries rejected, first: /m);
+  });
+
+  /** A migrated embedded database of its own, with `setup` run on it (the scripts then open it themselves). */
+  async function databaseWith(name: string, ...setup: string[]): Promise<string> {
+    const url = `pglite:${path.join(dataDir, name, "pglite")}`;
+    const migrated = await runOn(url, "migrate");
+    expect(migrated.status, migrated.stderr).toBe(0);
+    const handle = await openDatabase(url);
+    try {
+      for (const statement of setup) await handle.db.execute(sql.raw(statement));
+    } finally {
+      await handle.close();
+    }
+    return url;
+  }
+
+  async function syncsOf(url: string) {
+    const handle = await openDatabase(url);
+    try {
+      const res = await handle.db.execute(sql`select status, error, (select count(*)::int from servers) as servers from registry_syncs order by id`);
+      return ((res as unknown as { rows?: unknown[] }).rows ?? res) as { status: string; error: string | null; servers: number }[];
+    } finally {
+      await handle.close();
+    }
+  }
+
+  const twoServers = () => {
+    const file = path.join(dataDir, "two-servers.json");
+    const entry = (name: string) => ({ server: { name, description: name, version: "1.0.0" }, _meta: {} });
+    fs.writeFileSync(file, JSON.stringify({ servers: [entry("io.github.ops/one"), entry("io.github.ops/two")] }));
+    return file;
+  };
+
+  it("a write the database refuses (its disk full) fails in one line with the database's reason, also on the sync's record", async () => {
+    const url = await databaseWith(
+      "refusing",
+      "create function refuse() returns trigger language plpgsql as $$ begin raise exception 'could not extend file: No space left on device'; end $$",
+      "create trigger refuse before insert on servers for each row execute function refuse()",
+    );
+    const ingest = await runOn(url, "ingest", "--file", twoServers());
+    expect(ingest.status).toBe(1);
+    // not drizzle's "Failed query: insert into … params: …", which carries every row and hides the reason
+    expect(ingest.stderr.trim()).toMatch(/^ingest failed: could not extend file: No space left on device \(in: insert into "servers" .{0,80}\)$/);
+    const [sync] = await syncsOf(url);
+    expect(sync).toMatchObject({ status: "failed", servers: 0 });
+    expect(sync.error).toMatch(/^could not extend file: No space left on device \(in: insert into "servers"/);
+  });
+
+  it("an ingest killed part-way leaves no half-written catalog and no sync that says it is still running", async () => {
+    // the catalog write stalls inside its transaction, where the process is then killed (SIGKILL: no handler runs)
+    const url = await databaseWith(
+      "killed",
+      "create function stall() returns trigger language plpgsql as $$ begin perform pg_sleep(600); return new; end $$",
+      "create trigger stall before insert on servers for each row execute function stall()",
+    );
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: "silent" };
+    delete env.TEST_DATABASE_URL;
+    const started = Date.now();
+    // its own process group: tsx runs the script in a child process, and both go
+    const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/ingest.ts", "--file", twoServers()], { env, stdio: "ignore", detached: true });
+    const exited = new Promise((resolve) => child.on("close", resolve));
+    // long enough to open the database and reach the catalog write on this machine: as long again as a migrate run
+    const migrateTook = await runOn(url.replace("/killed/", "/killed-timing/"), "migrate").then(() => Date.now() - started);
+    await new Promise((r) => setTimeout(r, migrateTook + 3_000));
+    process.kill(-child.pid!, "SIGKILL");
+    await exited;
+    // the killed script process is reaped a moment after its parent
+    await expect.poll(() => pgliteLockHolder(url.slice("pglite:".length)), { timeout: 10_000 }).toBeNull();
+
+    expect(await syncsOf(url)).toEqual([]);
+    const handle = await openDatabase(url);
+    await handle.db.execute(sql.raw("drop trigger stall on servers"));
+    await handle.close();
+    const again = await runOn(url, "ingest", "--file", twoServers());
+    expect(again.status, again.stderr).toBe(0);
+    expect(await syncsOf(url)).toEqual([{ status: "succeeded", error: null, servers: 2 }]);
   });
 
   it("a server file left behind by a stopped server does not take the jobs: only the server holding the database's lock does", async () => {

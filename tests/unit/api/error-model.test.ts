@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { DrizzleQueryError } from "drizzle-orm";
 import { withCaller } from "@/lib/api/with-caller";
 import { readJsonBody } from "@/lib/api/request";
 import { GET as unknownGet, OPTIONS as unknownOptions, POST as unknownPost } from "@/app/v1/[...path]/route";
@@ -74,6 +75,20 @@ describe("the /v1 error model", () => {
     expect(text).not.toMatch(/hunter2|ECONNREFUSED|db\.internal|at /);
     expect(JSON.parse(text)).toEqual({ ok: false, error: "internal_error", message: expect.stringMatching(/request id/) });
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    spy.mockRestore();
+  });
+
+  it("logs a failed statement's reason, not the values it carried (drizzle puts them in its message, the reason in its cause)", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    const boom = withCaller(async () => {
+      const reason = new Error('could not extend file "base/5/17023": No space left on device');
+      throw new DrizzleQueryError('insert into "sessions" ("session_token", "user_id") values ($1, $2)', ["secret-session-token", "u1"], reason);
+    });
+    const res = await boom(new Request("http://x/v1/boom"));
+    expect(res.status).toBe(500);
+    const logged = spy.mock.calls.map((c) => String(c[0])).join("\n");
+    expect(logged).toMatch(/No space left on device \(in: insert into \\"sessions\\"/);
+    expect(logged).not.toMatch(/secret-session-token/);
     spy.mockRestore();
   });
 });

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DatabaseInUseError, openDatabase } from "@/lib/db/client";
 import { pidMayHaveWritten } from "@/lib/boot/pid-alive";
+import { register } from "@/instrumentation";
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -41,6 +42,27 @@ describe.skipIf(process.platform !== "linux")("the embedded database's lock", ()
     // this test process's parent started before the lock was written: it could be the holder
     const target = lockWrittenAt(process.ppid, new Date());
     await expect(openDatabase(`pglite:${target}`)).rejects.toBeInstanceOf(DatabaseInUseError);
+  });
+
+  it("a server started on it while another process holds it ends with one line saying so, not a server answering 500 for good", async () => {
+    const target = lockWrittenAt(process.ppid, new Date());
+    const saved = { ...process.env };
+    Object.assign(process.env, { NEXT_RUNTIME: "nodejs", DATABASE_URL: `pglite:${target}`, DATA_DIR: path.dirname(target), LOG_FORMAT: "text" });
+    delete process.env.VERCEL;
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => {
+      throw new Error("exited");
+    }) as never);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await expect(register()).rejects.toThrow("exited");
+      expect(exit).toHaveBeenCalledWith(1);
+      const lines = logged.mock.calls.map((c) => String(c[0]));
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`^\\[error\\] the server cannot start error=the embedded database in \\S+ is open in process ${process.ppid} fix=stop that process`))]);
+    } finally {
+      exit.mockRestore();
+      logged.mockRestore();
+      process.env = saved;
+    }
   });
 
   it("pidMayHaveWritten: only a live process that started no later than the write", () => {

@@ -5,6 +5,7 @@ import { invalidRequest } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { HARVEST_SOURCES, type SourceName } from "@/lib/harvest/harvest-context";
 import { runHarvest, type HarvestOptions } from "@/lib/harvest/run-harvest";
+import { errorMessage } from "@/lib/db/query-error";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -42,14 +43,24 @@ export const GET = withCaller(async ({ req, url }) => {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const line = (v: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(v)}\n`));
+      const line = (v: unknown) => {
+        try {
+          controller.enqueue(encoder.encode(`${JSON.stringify(v)}\n`));
+        } catch {
+          // the client went away (Ctrl-C on `npm run harvest`): the run stops at req.signal, not by failing here
+        }
+      };
       try {
         const result = await runHarvest(db, { ...opts, signal: req.signal, onProgress: (p) => line({ progress: p }) });
         line({ result: { ok: true, ...result } });
       } catch (err) {
-        line({ error: (err as Error).message });
+        line({ error: errorMessage(err) });
       }
-      controller.close();
+      try {
+        controller.close();
+      } catch {
+        /* already closed by the client going away */
+      }
     },
   });
   return new Response(body, { status: 200, headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" } });
