@@ -4,6 +4,7 @@ import { postToLocalServer } from "./local-server";
 import { oneLine } from "./one-line";
 import { DatabaseInUseError, openDatabase, type Db } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { errorMessage } from "@/lib/db/query-error";
 
 /** Runs `work` on this process's own connection to DATABASE_URL (migrated first), then closes it. */
 export async function withOwnDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
@@ -26,7 +27,7 @@ export async function runJob(name: string, viaServer: () => Promise<boolean>, he
     if (!(await viaServer())) await here();
   } catch (err) {
     onFailure?.();
-    console.error(err instanceof DatabaseInUseError ? `${err.message}; start it or stop it, then run this again` : `${name} failed: ${oneLine((err as Error).message)}`);
+    console.error(err instanceof DatabaseInUseError ? `${err.message}; start it or stop it, then run this again` : `${name} failed: ${oneLine(errorMessage(err))}`);
     process.exit(1);
   }
 }
