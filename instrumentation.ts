@@ -4,8 +4,17 @@ export async function register() {
   // (database drivers, nodemailer for watch e-mails), which cannot load there.
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { boot, bootFailed } = await import("./lib/boot/boot");
+    const started = boot();
+    // scripts/server.mjs stops the process with one line when the start fails, closing the database first (Next.js
+    // only logs the failure, then answers every request 500, for good); elsewhere (`next start`, Vercel) bootFailed
+    const onBoot = (globalThis as unknown as Record<symbol, ((started: Promise<void>) => void) | undefined>)[Symbol.for("mcp-preflight.boot")];
+    if (onBoot) {
+      onBoot(started);
+      await started.catch(() => undefined);
+      return;
+    }
     try {
-      await boot();
+      await started;
     } catch (err) {
       bootFailed(err);
     }

@@ -1,7 +1,10 @@
 import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
+import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { startServer } from "./helpers/server";
+import { freePort, startServer, startServerToExit } from "./helpers/server";
 
 // Ctrl-C on `npm start` (SIGTERM from a process manager) must close the embedded database: a PGlite directory
 // left open starts the next time in crash recovery, and an interrupted one has been seen not to open at all.
@@ -18,6 +21,55 @@ describe("stopping the server on the embedded database", () => {
       expect(fs.existsSync(`${dir}.lock`)).toBe(false);
     } finally {
       fs.rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+// A setting the server cannot start with is one line and exit 1 at start. Before, Node's error for a bad or taken
+// port, and any failure of the start itself (DATABASE_URL, DATA_DIR, the database), reached Next.js's handlers,
+// which logged its stack trace and kept the process running: listening nowhere, or answering every request
+// (/v1/health too) with a plain-text 500 for good.
+describe("starting the server with a setting it cannot use", () => {
+  function expectOneClearLine(run: { status: number | null; output: string }, message: RegExp) {
+    expect(run.status, run.output).toBe(1);
+    expect(run.output).toMatch(message);
+    expect(run.output, "no stack trace").not.toMatch(/^\s+at /m);
+    expect(run.output).not.toMatch(/uncaughtException|unhandledRejection|Failed to prepare server/);
+  }
+
+  it("PORT that is not a port", async () => {
+    expectOneClearLine(await startServerToExit({ PORT: "http" }), /^mcp-preflight cannot start: PORT must be a whole number from 1 to 65535 \(got "http"\)$/m);
+  });
+
+  it("a port another process listens on", async () => {
+    const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
+    const other = net.createServer().listen(port, "127.0.0.1");
+    await once(other, "listening");
+    try {
+      expectOneClearLine(await startServerToExit({}, { port }), new RegExp(`^mcp-preflight cannot start: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use`, "m"));
+    } finally {
+      other.close();
+    }
+  });
+
+  it("a numeric setting that is no number", async () => {
+    expectOneClearLine(
+      await startServerToExit({ DELIVER_INTERVAL_MS: "5s" }),
+      /^mcp-preflight cannot start: DELIVER_INTERVAL_MS must be a whole number, 0 or more \(got "5s"\)$/m,
+    );
+  });
+
+  it("a DATABASE_URL of another database, and a DATA_DIR that cannot be created", async () => {
+    expectOneClearLine(
+      await startServerToExit({ DATABASE_URL: "mysql://db.example/app" }),
+      /^mcp-preflight cannot start: DATABASE_URL must start with postgres:\/\/, postgresql:\/\/ or pglite: \(got mysql:…\)$/m,
+    );
+    const file = path.join(os.tmpdir(), `mcp-preflight-e2e-file-${process.pid}`);
+    fs.writeFileSync(file, "");
+    try {
+      expectOneClearLine(await startServerToExit({ DATA_DIR: path.join(file, "data") }), /^mcp-preflight cannot start: ENOTDIR: not a directory/m);
+    } finally {
+      fs.rmSync(file, { force: true });
     }
   });
 });

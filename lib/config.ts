@@ -5,6 +5,69 @@ export const REGISTRY_PAGE_LIMIT = 100;
 export const UPSTREAM_TIMEOUT_MS = 15_000;
 export const UPSTREAM_MAX_RETRIES = 4;
 
+/**
+ * The numeric and on/off settings read from the environment, with the values each takes. A value outside them is
+ * refused by name when a process starts (boot, the command-line jobs) instead of being read as the default or as
+ * NaN: DELIVER_INTERVAL_MS=5s turned every watch notification off, BURST_LIMIT_PER_KEY=100/min was 60 and
+ * UPSTREAM_TIMEOUT_MS=15s failed every upstream call, all without a word. Empty is unset.
+ */
+const WHOLE_NUMBER_SETTINGS: Record<string, { min: number; max?: number }> = {
+  PORT: { min: 1, max: 65_535 },
+  REQUEST_TIMEOUT_MS: { min: 0 },
+  DATABASE_POOL_MAX: { min: 1 },
+  HARVEST_INTERVAL_MS: { min: 0 },
+  DELIVER_INTERVAL_MS: { min: 0 },
+  MAINTENANCE_INTERVAL_MS: { min: 0 },
+  FACTS_CACHE_SECONDS: { min: 0 },
+  SEARCH_CACHE_SECONDS: { min: 0 },
+  BURST_LIMIT_PER_KEY: { min: 1 },
+  BURST_LIMIT_PER_ANONYMOUS_IP: { min: 1 },
+  HARVEST_BUDGET_REPO: { min: 0 },
+  HARVEST_BUDGET_JSPKG: { min: 0 },
+  HARVEST_BUDGET_PYPKG: { min: 0 },
+  HARVEST_BUDGET_VULN: { min: 0 },
+  HARVEST_BUDGET_LIVENESS: { min: 0 },
+  HARVEST_CONCURRENCY_JSPKG: { min: 1 },
+  HARVEST_CONCURRENCY_PYPKG: { min: 1 },
+  HARVEST_CONCURRENCY_VULN: { min: 1 },
+  HARVEST_CONCURRENCY_LIVENESS: { min: 1 },
+  UPSTREAM_TIMEOUT_MS: { min: 1 },
+  LIVENESS_TIMEOUT_MS: { min: 1 },
+  WEBHOOK_TIMEOUT_MS: { min: 1 },
+  DELIVERY_LEASE_MS: { min: 1 },
+  DELIVERY_CONCURRENCY: { min: 1 },
+};
+const SWITCH_SETTINGS: Record<string, readonly string[]> = {
+  TRUST_PROXY: ["1", "true", "0", "false"],
+  BOOT_INGEST: ["0", "1"],
+  DEV_MAILBOX: ["0", "1"],
+  DATABASE_PREPARED_STATEMENTS: ["0", "1"],
+  LOG_FORMAT: ["text", "json"],
+};
+
+/** One line per setting of `env` the service cannot use, naming it, what it takes and what it got; none: []. */
+export function environmentProblems(env: Record<string, string | undefined> = process.env): string[] {
+  const problems: string[] = [];
+  for (const [name, { min, max }] of Object.entries(WHOLE_NUMBER_SETTINGS)) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (n >= min && n <= (max ?? Number.MAX_SAFE_INTEGER)) continue;
+    problems.push(`${name} must be a whole number${max === undefined ? `, ${min} or more` : ` from ${min} to ${max}`} (got ${JSON.stringify(raw)})`);
+  }
+  for (const [name, values] of Object.entries(SWITCH_SETTINGS)) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== "" && !values.includes(raw)) problems.push(`${name} must be one of ${values.join(", ")} (got ${JSON.stringify(raw)})`);
+  }
+  return problems;
+}
+
+/** Throws one Error naming every setting of the environment the service cannot use (environmentProblems). */
+export function assertUsableEnvironment(): void {
+  const problems = environmentProblems();
+  if (problems.length) throw new Error(problems.join("; "));
+}
+
 /** Official MCP registry; override with REGISTRY_URL (tests point it at a local fake). */
 export const DEFAULT_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
 

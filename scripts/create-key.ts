@@ -5,7 +5,8 @@ import { argumentsOrExit, parseArgsOrExit, runAdminJob } from "./lib/run-job";
 
 const { values } = parseArgsOrExit({ options: { email: { type: "string" }, tier: { type: "string" }, help: { type: "boolean", short: "h" } } });
 if (values.help || !values.email) {
-  console.log("usage: npm run key:create -- --email <address> [--tier registered|pro]");
+  // asked for, the usage is the answer (stdout); a missing option is an error (stderr)
+  (values.help ? console.log : console.error)("usage: npm run key:create -- --email <address> [--tier registered|pro]");
   process.exit(values.help ? 0 : 2);
 }
 const input = argumentsOrExit(issueApiKeyInputSchema, { email: values.email, ...(values.tier ? { tier: values.tier } : {}) });

@@ -5,7 +5,8 @@ import { argumentsOrExit, parseArgsOrExit, runAdminJob } from "./lib/run-job";
 
 const { values } = parseArgsOrExit({ options: { email: { type: "string" }, limit: { type: "string" }, help: { type: "boolean", short: "h" } } });
 if (values.help || !values.email || !values.limit) {
-  console.log("usage: npm run account:watch-limit -- --email <address> --limit <number>|tier");
+  // asked for, the usage is the answer (stdout); a missing option is an error (stderr)
+  (values.help ? console.log : console.error)("usage: npm run account:watch-limit -- --email <address> --limit <number>|tier");
   process.exit(values.help ? 0 : 2);
 }
 const input = argumentsOrExit(grantWatchLimitInputSchema, {

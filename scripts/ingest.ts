@@ -27,6 +27,15 @@ if (values.help) {
   process.exit(0);
 }
 
+// each option belongs to one of the two forms: one of the other form would be ignored without a word
+if (values.file !== undefined && values.full) {
+  console.error("invalid arguments: --full crawls the registry and --file imports a dump: give one of them (--help lists the options)");
+  process.exit(2);
+}
+if (values.file === undefined && values["observed-at"] !== undefined) {
+  console.error("invalid arguments: --observed-at dates a dump: it goes with --file (--help lists the options)");
+  process.exit(2);
+}
 const file = values.file === undefined ? undefined : userPath(values.file);
 const observedAt = values["observed-at"] ? new Date(values["observed-at"]) : undefined;
 if (observedAt && Number.isNaN(observedAt.getTime())) {

@@ -1,8 +1,18 @@
 // `npm run db:migrate`: apply drizzle/ migrations to DATABASE_URL (or the embedded database).
+import { assertUsableEnvironment } from "@/lib/config";
 import { DatabaseInUseError, openDatabase } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { parseArgsOrExit } from "./lib/run-job";
+
+// no options: an argument it would ignore (`--dry-run`) must not migrate
+const { values } = parseArgsOrExit({ options: { help: { type: "boolean", short: "h" } } });
+if (values.help) {
+  console.log("usage: npm run db:migrate   (applies drizzle/ to DATABASE_URL, or the embedded database in DATA_DIR)");
+  process.exit(0);
+}
 
 try {
+  assertUsableEnvironment();
   const handle = await openDatabase();
   try {
     await migrateDatabase(handle);

@@ -4,16 +4,36 @@
 import http from "node:http";
 import { fillOptionalManifests } from "./optional-manifests.mjs";
 import { answerClientError, answerUnroutable } from "./unroutable-request.mjs";
+import { listenFailureMessage, serverSettings } from "./server-settings.mjs";
 
 // The production server, however it is started (npm start sets this too, a process manager may not): without
 // it Next.js runs parts of its development paths and answers a malformed URL with a 500. Set before Next loads.
 process.env.NODE_ENV ??= "production";
 // the socket header below is this server's word (lib/api/socket-ip.ts): route handlers believe it only with this
 process.env.MCP_PREFLIGHT_SOCKET_IP_HEADER = "1";
-const { default: next } = await import("next");
 
-const port = Number(process.env.PORT || 3000);
-const hostname = process.env.HOSTNAME || "0.0.0.0";
+// The database handle lib/db/client.ts keeps for this process (opened by boot, in this same process).
+const DB_SLOT = Symbol.for("mcp-preflight.db");
+/** @type {http.Server | undefined} */
+let server;
+let stopping = false;
+
+let settings;
+try {
+  settings = serverSettings();
+} catch (err) {
+  console.error(`mcp-preflight cannot start: ${err.message}`);
+  process.exit(1);
+}
+const { port, hostname, requestTimeout } = settings;
+
+// A start that fails (lib/boot/boot.ts: a setting, DATABASE_URL, DATA_DIR, the database itself) stops the process
+// with one line. Next.js runs the boot in the background and only logs its failure: the process would keep
+// running, answering every request (/v1/health too) with a plain-text 500, and never try again.
+globalThis[Symbol.for("mcp-preflight.boot")] = (started) =>
+  started.catch((err) => stop(1, `mcp-preflight cannot start: ${String(err?.message ?? err).replace(/\s*\n\s*/g, " ")}`));
+
+const { default: next } = await import("next");
 const trustProxy = process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
 process.env.PORT = String(port);
 // npm here omits "resolved" from the lockfile; Next mistakes that for missing SWC binaries.
@@ -26,14 +46,13 @@ await app.prepare();
 
 // Node's limit on receiving a whole request (300 s by default; its headers: 60 s), answered 408 by
 // answerClientError. The check runs every 30 s by default: a short limit is checked more often.
-const requestTimeout = Number(process.env.REQUEST_TIMEOUT_MS || 300_000);
 const timeouts = {
   requestTimeout,
   headersTimeout: Math.min(60_000, requestTimeout),
   connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))),
 };
 
-const server = http.createServer(timeouts, (req, res) => {
+server = http.createServer(timeouts, (req, res) => {
   delete req.headers["x-mcp-preflight-socket-ip"];
   if (!trustProxy) {
     delete req.headers["x-forwarded-for"];
@@ -44,35 +63,41 @@ const server = http.createServer(timeouts, (req, res) => {
   handle(req, res);
 });
 server.on("clientError", answerClientError);
+// a port in use, a HOSTNAME that is no address of this machine: one line and exit 1, not a stack trace
+server.on("error", (err) => stop(1, `mcp-preflight cannot start: ${listenFailureMessage(err, hostname, port)}`));
+
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
   console.log(`mcp-preflight listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
 });
-
-// The database handle lib/db/client.ts keeps for this process (opened by boot, in this same process).
-const DB_SLOT = Symbol.for("mcp-preflight.db");
 
 async function closeDatabase() {
   const opening = globalThis[DB_SLOT]?.promise;
   if (opening) await (await opening).close();
 }
 
-let stopping = false;
+/**
+ * Stops the process: stops listening, gives in-flight requests a moment, then closes the database before exiting
+ * (PGlite writes its shutdown checkpoint and releases its lock file; a directory left open starts the next time
+ * in crash recovery). A failed start (`message`) exits at once when no database is open.
+ */
+function stop(code, message) {
+  if (message) console.error(message);
+  if (stopping) return;
+  stopping = true;
+  server?.close();
+  if (message && !globalThis[DB_SLOT]?.promise) process.exit(code);
+  setTimeout(() => {
+    closeDatabase()
+      .catch((err) => console.error(`closing the database: ${err?.message ?? err}`))
+      .finally(() => process.exit(code));
+  }, message ? 0 : 500);
+  // a close that hangs must not keep the process alive
+  setTimeout(() => process.exit(1), 10_000).unref();
+}
+
 for (const signal of ["SIGINT", "SIGTERM"]) {
   // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and forwarded by scripts/start.mjs),
   // and the default action of the second would kill it mid-close
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    server.close();
-    // give in-flight requests a moment, then close the database before exiting: PGlite writes its shutdown
-    // checkpoint and releases its lock file; a directory left open starts the next time in crash recovery
-    setTimeout(() => {
-      closeDatabase()
-        .catch((err) => console.error(`closing the database on ${signal}: ${err?.message ?? err}`))
-        .finally(() => process.exit(0));
-    }, 500);
-    // a close that hangs must not keep the process alive
-    setTimeout(() => process.exit(1), 10_000).unref();
-  });
+  process.on(signal, () => stop(0));
 }

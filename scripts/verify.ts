@@ -6,14 +6,21 @@
 import fs from "node:fs";
 import { verifyEvaluation } from "@/lib/engine";
 import { oneLine } from "./lib/one-line";
+import { parseArgsOrExit } from "./lib/parse-args-or-exit";
 import { userPath } from "./lib/user-path";
 
-// "-" is standard input; other arguments starting with "-" are options (none yet)
-const arg = process.argv.slice(2).find((a) => a === "-" || !a.startsWith("-"));
-if (!arg) {
-  console.error("usage: npm run verify -- <evaluation.json>   (use - for standard input)");
+const USAGE = "usage: npm run verify -- <evaluation.json>   (use - for standard input)";
+// one file ("-" is standard input) and no options: a second file or an option it would ignore must not pass as verified
+const { values, positionals } = parseArgsOrExit({ options: { help: { type: "boolean", short: "h" } }, allowPositionals: true });
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (positionals.length !== 1) {
+  console.error(positionals.length ? `invalid arguments: one evaluation file at a time (got ${positionals.length})` : USAGE);
   process.exit(2);
 }
+const arg = positionals[0];
 const file = arg === "-" ? arg : userPath(arg);
 let input: unknown;
 try {

@@ -14,7 +14,7 @@ export interface RunningServer {
   stop: (opts?: { keepDataDir?: boolean }) => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once("error", reject);
@@ -23,6 +23,56 @@ async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+function serverEnv(port: number, dataDir: string, extraEnv: Record<string, string>): NodeJS.ProcessEnv {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // the server must not inherit the test runner's database or mail settings
+    if (v !== undefined && !/^(DATABASE_URL|TEST_DATABASE_URL|TEST_DB|SMTP_URL|NEXTAUTH_URL|NEXTAUTH_SECRET|VITEST.*)$/.test(k)) env[k] = v;
+  }
+  return Object.assign(env, {
+    NODE_ENV: "production" as const,
+    PORT: String(port),
+    HOSTNAME: "127.0.0.1",
+    DATA_DIR: dataDir,
+    BOOT_INGEST: "0",
+    // no background harvest (it would reach the internet) or delivery timer: a test runs what it needs
+    HARVEST_INTERVAL_MS: "0",
+    DELIVER_INTERVAL_MS: "0",
+    SITE_URL: `http://127.0.0.1:${port}`,
+    LOG_FORMAT: "text",
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...extraEnv,
+  });
+}
+
+function spawnServer(env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [...SERVER_NODE_FLAGS, "scripts/server.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/**
+ * The production server started with settings it cannot start with: how it exits, and all it printed. A server
+ * still running after `timeoutMs` is killed and reported with status null.
+ */
+export async function startServerToExit(
+  extraEnv: Record<string, string>,
+  opts: { port?: number; timeoutMs?: number } = {},
+): Promise<{ status: number | null; output: string }> {
+  const port = opts.port ?? (process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-preflight-e2e-"));
+  const child = spawnServer(serverEnv(port, dataDir, extraEnv));
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const status = await Promise.race([exited, new Promise<"running">((r) => setTimeout(() => r("running"), opts.timeoutMs ?? 30_000))]);
+  if (status === "running") {
+    child.kill("SIGKILL");
+    await exited;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return { status: status === "running" ? null : status, output };
 }
 
 /**
@@ -39,26 +89,7 @@ export async function startServer(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-preflight-e2e-"));
   await opts.beforeStart?.(dataDir);
   const url = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    // the server must not inherit the test runner's database or mail settings
-    if (v !== undefined && !/^(DATABASE_URL|TEST_DATABASE_URL|TEST_DB|SMTP_URL|NEXTAUTH_URL|NEXTAUTH_SECRET|VITEST.*)$/.test(k)) env[k] = v;
-  }
-  Object.assign(env, {
-    NODE_ENV: "production",
-    PORT: String(port),
-    HOSTNAME: "127.0.0.1",
-    DATA_DIR: dataDir,
-    BOOT_INGEST: "0",
-    // no background harvest (it would reach the internet) or delivery timer: a test runs what it needs
-    HARVEST_INTERVAL_MS: "0",
-    DELIVER_INTERVAL_MS: "0",
-    SITE_URL: url,
-    LOG_FORMAT: "text",
-    NEXT_TELEMETRY_DISABLED: "1",
-    ...extraEnv,
-  });
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, "scripts/server.mjs"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnServer(serverEnv(port, dataDir, extraEnv));
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));

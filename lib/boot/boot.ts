@@ -2,7 +2,7 @@ import { count, isNull } from "drizzle-orm";
 import { DatabaseInUseError, driverFor, getDbHandle, pgliteLockHolder } from "@/lib/db/client";
 import { errorMessage } from "@/lib/db/query-error";
 import { servers } from "@/lib/db/schema";
-import { bootIngestEnabled, deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl } from "@/lib/config";
+import { assertUsableEnvironment, bootIngestEnabled, deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { log } from "@/lib/log";
 import { startDeliveryTimer } from "@/lib/watches/delivery-timer";
@@ -34,6 +34,9 @@ export function bootFailed(err: unknown): void {
  * server answers while the crawl runs.
  */
 export async function boot(): Promise<void> {
+  // a setting it cannot use stops the start, by name (scripts/server.mjs prints it and exits 1), instead of a
+  // default or NaN taken without a word
+  assertUsableEnvironment();
   // Command-line jobs hand their work to the server that holds the embedded database, found by its file. It is
   // written before the database is opened: opening takes seconds (a cluster's creation, the migrations) with
   // its lock already held, and a job started then (`npm start`, then `npm run ingest` at once) found the
@@ -44,7 +47,11 @@ export async function boot(): Promise<void> {
   if (kind === "pglite" && (holder === null || holder === process.pid)) {
     writeLocalServerInfo(localServerUrl(process.env.HOSTNAME, process.env.PORT || "3000"));
   }
-  const handle = await getDbHandle();
+  const handle = await getDbHandle().catch((err: unknown) => {
+    // the lock's own error names the database and the process holding it (bootFailed adds the fix)
+    if (err instanceof DatabaseInUseError) throw err;
+    throw new Error(`cannot open the database (${kind === "pglite" ? target : "DATABASE_URL"}): ${errorMessage(err)}`, { cause: err });
+  });
   log.info("database ready", { location: handle.location });
   // Retention (evaluations are kept 90 days) holds wherever the server runs: Vercel's cron calls
   // /api/cron/maintenance, every other server process runs it itself.

@@ -6,14 +6,15 @@
 // while it runs:  curl -XPOST localhost:4010/_faults -d '{"source":"npm","kind":"429","count":5}'
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import { normalizeRegistryEntry } from "@/lib/catalog/normalize-registry-entry";
 import { normalizeRepositoryUrl } from "@/lib/catalog/repository-url";
 import { startFakeUpstreams, type FakeUpstreams } from "./server";
 import { generateWorld, rng } from "./generate";
+import { parseArgsOrExit } from "../lib/parse-args-or-exit";
+import { userPath } from "../lib/user-path";
 
-const { values } = parseArgs({
+const { values } = parseArgsOrExit({
   options: {
     port: { type: "string", default: "4010" },
     host: { type: "string", default: "127.0.0.1" },
@@ -28,6 +29,24 @@ const { values } = parseArgs({
 if (values.help) {
   console.log("usage: npm run upstreams:fake -- [--port 4010] [--latency-ms 0] [--generated N | --snapshot <file>] [--local-remotes] [--seed 1]");
   process.exit(0);
+}
+
+/** A numeric option as a whole number from `min` to `max`; anything else is one line and exit 2, not NaN taken as 0. */
+function wholeNumber(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (n >= min && n <= max) return n;
+  console.error(`invalid arguments: --${name} is a whole number${max === Number.MAX_SAFE_INTEGER ? `, ${min} or more` : ` from ${min} to ${max}`} (got ${value})`);
+  process.exit(2);
+}
+const port = wholeNumber("port", values.port, 1, 65_535)!;
+const latencyMs = wholeNumber("latency-ms", values["latency-ms"], 0)!;
+const generated = wholeNumber("generated", values.generated, 1);
+const seed = wholeNumber("seed", values.seed, 0)!;
+const snapshot = values.snapshot === undefined ? undefined : userPath(values.snapshot);
+if (snapshot && !fs.existsSync(snapshot)) {
+  console.error(`no such file: ${snapshot}`);
+  process.exit(2);
 }
 
 type Obj = Record<string, any>;
@@ -81,19 +100,22 @@ function answerFor(fake: FakeUpstreams, entries: Obj[], seed: number, localRemot
   }
 }
 
-const fake = await startFakeUpstreams({ port: Number(values.port), host: values.host, latencyMs: Number(values["latency-ms"]) });
-if (values.generated) {
-  const w = generateWorld(fake, Number(values.generated), Number(values.seed));
+const fake = await startFakeUpstreams({ port, host: values.host, latencyMs }).catch((err: NodeJS.ErrnoException) => {
+  console.error(`cannot listen on ${values.host}:${port}: ${err.code === "EADDRINUSE" ? "the port is in use (--port picks another)" : err.message}`);
+  process.exit(1);
+});
+if (generated) {
+  const w = generateWorld(fake, generated, seed);
   console.log(`generated ${w.servers.length} servers: ${w.repos} repositories, ${w.packages} packages, ${w.remotes} remotes, ${w.advisoryIds} advisory ids`);
 } else {
   const dir = path.resolve("../shared/data/registry-snapshots");
-  const file = values.snapshot ?? (fs.existsSync(dir) ? path.join(dir, fs.readdirSync(dir).filter((f) => f.endsWith(".json.gz")).sort().at(-1)!) : null);
+  const file = snapshot ?? (fs.existsSync(dir) ? path.join(dir, fs.readdirSync(dir).filter((f) => f.endsWith(".json.gz")).sort().at(-1)!) : null);
   if (!file) {
     console.error("no snapshot: pass --snapshot <file> or --generated N");
     process.exit(2);
   }
   const entries = (await readDumpFile(file)) as Obj[];
-  answerFor(fake, entries, Number(values.seed), values["local-remotes"]!);
+  answerFor(fake, entries, seed, values["local-remotes"]!);
   fake.registry.load(entries);
   console.log(`registry: ${entries.length} rows from ${file}`);
 }

@@ -97,7 +97,8 @@ export async function startFakeUpstreams(opts: { port?: number; host?: string; l
     }
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve));
+  // a port in use rejects (upstreams:fake says so) instead of an unhandled 'error' event
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://${opts.host && opts.host !== "0.0.0.0" ? opts.host : "127.0.0.1"}:${port}`;
   const env = {

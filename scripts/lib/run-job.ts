@@ -1,13 +1,19 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { ZodType } from "zod";
 import { postToLocalServer } from "./local-server";
 import { oneLine } from "./one-line";
-import { DatabaseInUseError, openDatabase, type Db } from "@/lib/db/client";
+export { parseArgsOrExit } from "./parse-args-or-exit";
+import { assertUsableEnvironment } from "@/lib/config";
+import { DatabaseInUseError, driverFor, openDatabase, type Db } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { errorMessage } from "@/lib/db/query-error";
 
 /** Runs `work` on this process's own connection to DATABASE_URL (migrated first), then closes it. */
 export async function withOwnDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  // an in-memory database is this process's alone: the job's work would end with it, while it reported success
+  const { kind, target } = driverFor(process.env.DATABASE_URL);
+  if (kind === "pglite" && target.startsWith("memory")) {
+    throw new Error("DATABASE_URL=pglite:memory is a database of one process, which ends with this job: point DATABASE_URL at the server's database (pglite:<dir> or postgres://…)");
+  }
   const handle = await openDatabase();
   try {
     await migrateDatabase(handle);
@@ -24,6 +30,8 @@ export async function withOwnDatabase<T>(work: (db: Db) => Promise<T>): Promise<
  */
 export async function runJob(name: string, viaServer: () => Promise<boolean>, here: () => Promise<void>, onFailure?: () => void): Promise<void> {
   try {
+    // the job reads the server's settings (DATABASE_POOL_MAX, the harvest's budgets and timeouts, …)
+    assertUsableEnvironment();
     if (!(await viaServer())) await here();
   } catch (err) {
     onFailure?.();
@@ -61,16 +69,3 @@ export function argumentsOrExit<T>(schema: ZodType<T>, value: unknown): T {
   process.exit(2);
 }
 
-/**
- * node:util's parseArgs, with a misspelt, unknown or valueless option as one line and exit 2 (parseArgs throws,
- * and uncaught that is a stack trace that buries the option's name).
- */
-export function parseArgsOrExit<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
-  try {
-    return parseArgs(config);
-  } catch (err) {
-    // every job that parses its arguments here has --help
-    console.error(`invalid arguments: ${oneLine((err as Error).message)} (--help lists the options)`);
-    process.exit(2);
-  }
-}

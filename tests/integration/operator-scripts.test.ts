@@ -45,6 +45,14 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     expect(made.stdout).toMatch(/^account \S+ \(pro\)$/m);
     expect(made.stdout).toMatch(/^key \(shown once, store it now\): \S{20,}$/m);
 
+    // without its required option: the usage, on stderr like every other refusal
+    for (const [script, ...args] of [["create-key"], ["grant-watch-limit", "--email", "ops@example.com"]]) {
+      const usage = await run(script, ...args);
+      expect(usage.status).toBe(2);
+      expect(usage.stdout).toBe("");
+      expect(usage.stderr).toMatch(/^usage: npm run /);
+    }
+
     const bad = await run("create-key", "--email", "not-an-address");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/invalid arguments: email/);
@@ -67,6 +75,12 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     expect(failed.status).toBe(1);
     expect(failed.stderr.trim().split("\n")).toHaveLength(1);
     expect(failed.stderr).toMatch(/^key:create failed: /);
+
+    // an in-memory database ends with the job: its work would be lost while it reported success
+    const lost = await runOn("pglite:memory", "create-key", "--email", "ops@example.com");
+    expect(lost.status).toBe(1);
+    expect(lost.stdout).not.toMatch(/key \(shown once/);
+    expect(lost.stderr.trim()).toMatch(/^key:create failed: DATABASE_URL=pglite:memory is a database of one process, which ends with this job/);
   });
 
   it("a misspelt or unknown option is one line naming it and exit 2, not a stack trace", async () => {
@@ -76,6 +90,17 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
       ["deliver", "--bogus"],
       ["harvest", "--registry"],
       ["grant-watch-limit", "--email", "ops@example.com", "--limit", "-3"],
+      // an option of ingest's other form was ignored: --full with a dump, --observed-at with a registry crawl
+      ["ingest", "--full", "--file", "dump.json"],
+      ["ingest", "--observed-at", "2025-11-28T00:00:00Z"],
+      // these two ignored what they did not take: `db:migrate --dry-run` migrated, `verify a.json b.json` read a.json only
+      ["migrate", "--dry-run"],
+      ["verify", "a.json", "b.json"],
+      ["verify", "--strict", "a.json"],
+      // the fake upstreams threw parseArgs' stack trace, Node's for --port abc, and took --generated abc as 0 servers
+      ["fake-upstreams/main", "--bogus"],
+      ["fake-upstreams/main", "--port", "abc"],
+      ["fake-upstreams/main", "--generated", "many"],
     ]) {
       const r = await run(script, ...args);
       expect(r.status, `${script} ${args.join(" ")}: ${r.stderr}`).toBe(2);
@@ -87,6 +112,16 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     const deadline = await run("harvest", "--deadline-ms", "soon", "--registry", "none", "--sources", "vuln");
     expect(deadline.status).toBe(2);
     expect(deadline.stderr.trim()).toBe("--deadline-ms is a number of milliseconds, 0 for none (got soon)");
+  });
+
+  it("a setting of the environment the job cannot use is one line naming it and exit 1, not a default or NaN taken silently", async () => {
+    // DELIVER_INTERVAL_MS=5s was NaN, which turned the server's delivery timer off without a word
+    const deliver = await runWith({ DELIVER_INTERVAL_MS: "5s" }, "deliver");
+    expect(deliver.status).toBe(1);
+    expect(deliver.stderr.trim()).toBe('deliver failed: DELIVER_INTERVAL_MS must be a whole number, 0 or more (got "5s")');
+    const migrate = await runWith({ DATABASE_POOL_MAX: "ten" }, "migrate");
+    expect(migrate.status).toBe(1);
+    expect(migrate.stderr.trim()).toBe('db:migrate failed: DATABASE_POOL_MAX must be a whole number, 1 or more (got "ten")');
   });
 
   it("a file that is not JSON fails in one line: the parser's excerpt of the file may hold a line break", async () => {

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { environmentProblems } from "@/lib/config";
+import { listenFailureMessage, serverSettings } from "../../../scripts/server-settings.mjs";
+
+// A setting the service cannot use is refused when a process starts, by name, instead of being read as its default
+// (BURST_LIMIT_PER_KEY=100/min was 60) or as NaN (DELIVER_INTERVAL_MS=5s turned every watch notification off,
+// UPSTREAM_TIMEOUT_MS=15s failed every upstream call).
+describe("environmentProblems", () => {
+  it("accepts an empty environment and every documented value", () => {
+    expect(environmentProblems({})).toEqual([]);
+    expect(
+      environmentProblems({
+        PORT: "3000",
+        DATABASE_POOL_MAX: "10",
+        HARVEST_INTERVAL_MS: "0",
+        DELIVER_INTERVAL_MS: "5000",
+        MAINTENANCE_INTERVAL_MS: "",
+        FACTS_CACHE_SECONDS: "0",
+        SEARCH_CACHE_SECONDS: "30",
+        BURST_LIMIT_PER_KEY: "100000",
+        HARVEST_BUDGET_REPO: "0",
+        HARVEST_CONCURRENCY_LIVENESS: "16",
+        UPSTREAM_TIMEOUT_MS: "15000",
+        TRUST_PROXY: "true",
+        BOOT_INGEST: "0",
+        DEV_MAILBOX: "1",
+        DATABASE_PREPARED_STATEMENTS: "0",
+        LOG_FORMAT: "text",
+      }),
+    ).toEqual([]);
+  });
+
+  it("names each setting it cannot use, with what it takes and what it got", () => {
+    expect(
+      environmentProblems({
+        PORT: "http",
+        DELIVER_INTERVAL_MS: "5s",
+        BURST_LIMIT_PER_KEY: "0",
+        UPSTREAM_TIMEOUT_MS: "1.5",
+        HARVEST_BUDGET_VULN: "-1",
+        TRUST_PROXY: "yes",
+        BOOT_INGEST: "false",
+      }),
+    ).toEqual([
+      'PORT must be a whole number from 1 to 65535 (got "http")',
+      'DELIVER_INTERVAL_MS must be a whole number, 0 or more (got "5s")',
+      'BURST_LIMIT_PER_KEY must be a whole number, 1 or more (got "0")',
+      'HARVEST_BUDGET_VULN must be a whole number, 0 or more (got "-1")',
+      'UPSTREAM_TIMEOUT_MS must be a whole number, 1 or more (got "1.5")',
+      'TRUST_PROXY must be one of 1, true, 0, false (got "yes")',
+      'BOOT_INGEST must be one of 0, 1 (got "false")',
+    ]);
+  });
+});
+
+describe("serverSettings (scripts/server.mjs)", () => {
+  it("reads PORT, HOSTNAME and REQUEST_TIMEOUT_MS with their defaults", () => {
+    expect(serverSettings({})).toEqual({ port: 3000, hostname: "0.0.0.0", requestTimeout: 300_000 });
+    expect(serverSettings({ PORT: "3160", HOSTNAME: "127.0.0.1", REQUEST_TIMEOUT_MS: "0" })).toEqual({
+      port: 3160,
+      hostname: "127.0.0.1",
+      requestTimeout: 0,
+    });
+  });
+
+  it("refuses a port or a timeout Node cannot use, naming it, before anything listens", () => {
+    expect(() => serverSettings({ PORT: "abc" })).toThrow('PORT must be a whole number from 1 to 65535 (got "abc")');
+    expect(() => serverSettings({ PORT: "99999" })).toThrow('PORT must be a whole number from 1 to 65535 (got "99999")');
+    expect(() => serverSettings({ REQUEST_TIMEOUT_MS: "5m" })).toThrow('REQUEST_TIMEOUT_MS must be a whole number, 0 or more (got "5m")');
+  });
+
+  it("says why the server cannot listen in one line", () => {
+    const inUse = Object.assign(new Error("listen EADDRINUSE: address already in use 0.0.0.0:3000"), { code: "EADDRINUSE" });
+    expect(listenFailureMessage(inUse, "0.0.0.0", 3000)).toBe(
+      "cannot listen on 0.0.0.0:3000: the port is in use by another process (stop it, or set PORT to another port)",
+    );
+    const unknownHost = Object.assign(new Error("getaddrinfo ENOTFOUND no.such.host"), { code: "ENOTFOUND" });
+    expect(listenFailureMessage(unknownHost, "no.such.host", 3000)).toBe(
+      "cannot listen on no.such.host:3000: getaddrinfo ENOTFOUND no.such.host (HOSTNAME is the address to listen on: 127.0.0.1, 0.0.0.0 or one of this machine's)",
+    );
+  });
+});
