@@ -60,12 +60,27 @@ server = http.createServer(timeouts, (req, res) => {
   }
   req.headers["x-mcp-preflight-socket-ip"] = req.socket.remoteAddress ?? "unknown";
   if (answerUnroutable(req, res)) return;
+  sendHeadWithFirstChunk(res);
   handle(req, res);
 });
 server.on("clientError", answerClientError);
 // a port in use, a HOSTNAME that is no address of this machine: one line and exit 1, not a stack trace
 server.on("error", (err) => stop(1, `mcp-preflight cannot start: ${listenFailureMessage(err, hostname, port)}`));
 
+// Next.js sends a response's headers on their own (flushHeaders) before its first body chunk, and the chunked
+// encoding's end after it: two or three socket writes, each a packet the client must wake for. Corked from the
+// headers until the event loop's next check phase, a response written in one go (every JSON answer) leaves in
+// one write; a streamed one (a page, an MCP event stream) sends its first chunk with its headers and the rest
+// as Next writes them.
+function sendHeadWithFirstChunk(res) {
+  const flushHeaders = res.flushHeaders;
+  res.flushHeaders = function () {
+    res.flushHeaders = flushHeaders;
+    res.cork();
+    setImmediate(() => res.uncork());
+    return flushHeaders.call(this);
+  };
+}
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
   console.log(`mcp-preflight listening on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
