@@ -9,6 +9,7 @@ import {
   webhookTimeoutMs,
 } from "@/lib/config";
 import { log } from "@/lib/log";
+import { errorMessage } from "@/lib/db/query-error";
 import { claimDeliveries, releaseDeliveries, heldSecret, type ClaimedDelivery, type ClaimedLane } from "./claim-deliveries";
 import { cancelPendingDeliveries, finishAttempt } from "./finish-delivery";
 import { sendWatchEmail } from "./send-watch-email";
@@ -169,10 +170,10 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
     while (active.size < concurrency && queue.length) {
       const { lane, watch, claimedAtReal } = queue.shift()!;
       const p: Promise<void> = runLane(lane, watch, claimedAtReal)
-        .catch(async (err) => {
-          log.error("delivery lane failed", { watch: lane.watchId, error: (err as Error).message });
-          await releaseDeliveries(db, lane.token, lane.rows.map((r) => r.id)).catch(() => {});
-        })
+        // A lane that failed keeps its lease: its current event may have been sent (the attempt's record is what
+        // failed), and handed back at once it was claimed and sent again by this same run, as fast as the receiver
+        // answered. Its events go out again (at least once, in order) when the lease runs out.
+        .catch((err) => log.error("delivery lane failed; its events wait for their lease to run out", { watch: lane.watchId, error: errorMessage(err) }))
         .finally(() => active.delete(p));
       active.add(p);
     }

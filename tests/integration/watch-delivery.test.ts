@@ -5,7 +5,8 @@ import https from "node:https";
 import { createHmac } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
+import { DELIVERY_LEASE_MS } from "@/lib/config";
 import { POST as watchPost, DELETE as watchDelete, GET as watchGet } from "@/app/v1/watch/route";
 import { GET as deliveriesGet } from "@/app/v1/watch/deliveries/route";
 import { GET as unsubscribeGet, POST as unsubscribePost } from "@/app/watch/unsubscribe/route";
@@ -264,6 +265,29 @@ describe("webhook delivery", () => {
     const [d] = await deliveriesOf(w.watch.id);
     expect(d).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200 });
     expect((await attemptsOf(d.id))[0]).toMatchObject({ ok: true, response: "ok\ufffd\ufffddone" });
+  });
+
+  it("does not send an event again in the same run when its attempt could not be recorded; it waits for its lease", async () => {
+    // any failure after a send (here the attempt log refuses rows) handed the lane back as unsent, and the next
+    // claim of the same run sent the event again at once, for as long as the run lasted
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
+    await db.execute(sql`create or replace function refuse_attempt() returns trigger language plpgsql as $$ begin raise exception 'attempt log refused'; end $$`);
+    await db.execute(sql`create trigger refuse_attempt before insert on watch_delivery_attempts for each row execute function refuse_attempt()`);
+    try {
+      expect(await deliver({ budgetMs: 1500 })).toMatchObject({ attempts: 1 });
+      expect(receiver.requests).toHaveLength(1);
+    } finally {
+      // the test database outlives this test (a worker's Postgres database): nothing of it may stay behind
+      await db.execute(sql`drop trigger if exists refuse_attempt on watch_delivery_attempts`);
+      await db.execute(sql`drop function if exists refuse_attempt()`);
+    }
+    // once the lease has run out, the next run sends it again (at least once) and records it
+    clock = new Date(clock.getTime() + DELIVERY_LEASE_MS + S);
+    expect(await deliver({ budgetMs: 1500 })).toMatchObject({ attempts: 1, delivered: 1 });
+    expect(receiver.requests).toHaveLength(2);
+    expect((await deliveriesOf(w.watch.id))[0]).toMatchObject({ status: "delivered", attempts: 1 });
   });
 
   it("retries a receiver that never answers for 24 h, then gives up with every attempt visible, and the next event goes out", async () => {
