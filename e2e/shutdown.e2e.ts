@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { freePort, startServer, startServerToExit } from "./helpers/server";
 
@@ -21,6 +22,33 @@ describe("stopping the server on the embedded database", () => {
       expect(fs.existsSync(`${dir}.lock`)).toBe(false);
     } finally {
       fs.rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+// `npm start` runs scripts/start.mjs through `sh -c`: a SIGTERM to npm alone (a process manager, `docker stop` with npm
+// as the container's first process) ended npm and the shell, and the server ran on, orphaned, holding the port and
+// the database's lock.
+describe("npm start stopped by a signal to npm alone", () => {
+  it("stops the server and releases the embedded database", async () => {
+    const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-preflight-e2e-npm-"));
+    const npm = spawn("npm", ["start"], {
+      env: { ...process.env, PORT: String(port), HOSTNAME: "127.0.0.1", DATA_DIR: dataDir, BOOT_INGEST: "0", HARVEST_INTERVAL_MS: "0", DELIVER_INTERVAL_MS: "0" },
+      stdio: "ignore",
+    });
+    try {
+      const up = async () => fetch(`http://127.0.0.1:${port}/v1/health`).then((r) => r.ok, () => false);
+      for (let i = 0; i < 240 && !(await up()); i++) await new Promise((r) => setTimeout(r, 250));
+      expect(await up()).toBe(true);
+      npm.kill("SIGTERM");
+      const lock = path.join(dataDir, "pglite.lock");
+      for (let i = 0; i < 60 && ((await up()) || fs.existsSync(lock)); i++) await new Promise((r) => setTimeout(r, 250));
+      expect(await up()).toBe(false);
+      expect(fs.existsSync(lock)).toBe(false);
+    } finally {
+      npm.kill("SIGKILL");
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -33,3 +33,12 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => server.kill(signal));
 }
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+// `npm start` runs this through `sh -c`, and a SIGTERM sent to npm alone (a process manager, `docker stop` with npm
+// as the container's first process) ends npm and that shell without reaching this process: orphaned, it and the
+// server kept running, holding the port and the embedded database. Orphaned, this process stops the server as the
+// signal would have.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) server.kill("SIGTERM");
+}, 500).unref();
