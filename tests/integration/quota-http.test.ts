@@ -458,6 +458,32 @@ describe("GET /v1/credits", () => {
   });
 });
 
+// GET /v1/search admits a key this process knows in the statement that pays (admitWithCharge): the contract's
+// headers must say the same as after a full admission, a repeat stays free, and a revoked key is still 401.
+describe("GET /v1/search with a key admitted in its paying statement", () => {
+  it("sends x-tier, x-ratelimit-* and x-credits-remaining on every answer, and 401 once the key is revoked", async () => {
+    const acc = await account({ tier: "pro", credits: 10 });
+    const search = (q: string) => call(searchGet, `/v1/search?q=${q}`, { key: acc.key });
+    const seen = [];
+    for (const q of ["weather", "github", "weather"]) {
+      const res = await search(q);
+      expect(res.status).toBe(200);
+      seen.push(["x-tier", "x-ratelimit-limit", "x-ratelimit-remaining", "x-credits-remaining"].map((h) => res.headers.get(h)));
+    }
+    // the second and third calls are admitted from memory; the third repeats the first query: free
+    expect(seen).toEqual([
+      ["pro", "60", "59", "9"],
+      ["pro", "60", "58", "8"],
+      ["pro", "60", "57", "8"],
+    ]);
+    await revokeApiKey(acc.accountId, acc.keyId, { db });
+    const refused = await search("notion");
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("x-credits-remaining")).toBeNull();
+    expect(await remaining(acc.accountId)).toBe(8);
+  });
+});
+
 describe("the transport-neutral core (what the MCP endpoint calls)", () => {
   it("admits, charges and reports headers without a Request, and puts the headers on its 429", async () => {
     const { admitCaller, chargeCaller, quotaHeaders } = await import("@/lib/quota");
