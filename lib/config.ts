@@ -1,3 +1,4 @@
+import { wholeNumberProblem } from "../scripts/server-settings.mjs";
 // Every tunable of the service lives here, read from the environment once per call
 // so tests can change process.env between cases without module reloads.
 
@@ -49,11 +50,8 @@ const SWITCH_SETTINGS: Record<string, readonly string[]> = {
 export function environmentProblems(env: Record<string, string | undefined> = process.env): string[] {
   const problems: string[] = [];
   for (const [name, { min, max }] of Object.entries(WHOLE_NUMBER_SETTINGS)) {
-    const raw = env[name];
-    if (raw === undefined || raw === "") continue;
-    const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (n >= min && n <= (max ?? Number.MAX_SAFE_INTEGER)) continue;
-    problems.push(`${name} must be a whole number${max === undefined ? `, ${min} or more` : ` from ${min} to ${max}`} (got ${JSON.stringify(raw)})`);
+    const problem = wholeNumberProblem(name, env[name], min, max);
+    if (problem) problems.push(problem);
   }
   for (const [name, values] of Object.entries(SWITCH_SETTINGS)) {
     const raw = env[name];

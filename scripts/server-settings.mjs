@@ -2,14 +2,22 @@
 // a timeout it cannot use only when the server began to listen, and Next.js's handlers logged the stack trace and
 // kept the process running, listening nowhere (lib/config.ts environmentProblems checks the service's others).
 
-/** A whole-number setting from `min` to `max`, `dflt` when unset or empty; an Error naming it otherwise. */
-function wholeNumber(env, name, dflt, min, max) {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return dflt;
+/**
+ * Why `raw`, the value of setting `name`, is not a whole number from `min` to `max` (no max: any above `min`); null
+ * when it is one, or unset (empty is unset). lib/config.ts environmentProblems words every other setting with it.
+ */
+export function wholeNumberProblem(name, raw, min, max) {
+  if (raw === undefined || raw === "") return null;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (n >= min && n <= max) return n;
-  const range = max === Number.MAX_SAFE_INTEGER ? `, ${min} or more` : ` from ${min} to ${max}`;
-  throw new Error(`${name} must be a whole number${range} (got ${JSON.stringify(raw)})`);
+  if (n >= min && n <= (max ?? Number.MAX_SAFE_INTEGER)) return null;
+  return `${name} must be a whole number${max === undefined ? `, ${min} or more` : ` from ${min} to ${max}`} (got ${JSON.stringify(raw)})`;
+}
+
+/** A whole-number setting, `dflt` when unset or empty; an Error naming it otherwise. */
+function wholeNumber(env, name, dflt, min, max) {
+  const problem = wholeNumberProblem(name, env[name], min, max);
+  if (problem) throw new Error(problem);
+  return env[name] ? Number(env[name]) : dflt;
 }
 
 /** PORT, HOSTNAME and REQUEST_TIMEOUT_MS (README "Configuration"); throws an Error whose message names a bad one. */
@@ -17,7 +25,7 @@ export function serverSettings(env = process.env) {
   return {
     port: wholeNumber(env, "PORT", 3000, 1, 65535),
     hostname: env.HOSTNAME || "0.0.0.0",
-    requestTimeout: wholeNumber(env, "REQUEST_TIMEOUT_MS", 300_000, 0, Number.MAX_SAFE_INTEGER),
+    requestTimeout: wholeNumber(env, "REQUEST_TIMEOUT_MS", 300_000, 0),
   };
 }
 
