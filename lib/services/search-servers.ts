@@ -4,7 +4,8 @@ import { READ_CHARGE, type ChargeExtras } from "@/lib/quota";
 import { computeTrustScore } from "@/lib/engine/trust-score";
 import { loadServerRecordsCached } from "@/lib/facts/record-cache";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
-import { findCandidates, MATCH_KIND_BY_TIER, type SearchCandidate } from "@/lib/search/find-candidates";
+import { MATCH_KIND_BY_TIER, type SearchCandidate } from "@/lib/search/find-candidates";
+import { findCandidatesCached } from "@/lib/search/candidate-cache";
 import { cachedSearch } from "@/lib/search/result-cache";
 import type { SearchQuery, SearchResult } from "@/lib/schemas/health-card";
 
@@ -32,9 +33,12 @@ export function searchSubject(q: string): string {
   return `search:${q.trim().replace(/\s+/g, " ").toLowerCase()}`;
 }
 
-/** The ranking behind searchServers, computed afresh (over the records kept for FACTS_CACHE_SECONDS) and unmetered. */
+/**
+ * The ranking behind searchServers, unmetered: the query's candidates as kept for the current listing
+ * (lib/search/candidate-cache.ts), their records as kept for FACTS_CACHE_SECONDS, trust and cards as of `now`.
+ */
 export async function rankServers(db: Queryable, input: SearchQuery, now: Date): Promise<SearchResult> {
-  const candidates = withTiesAtCut(await findCandidates(db, input.q, input.limit), input.limit);
+  const candidates = withTiesAtCut(await findCandidatesCached(db, input.q, input.limit), input.limit);
   const records = await loadServerRecordsCached(db, candidates.map((c) => c.name));
 
   const ranked = candidates
