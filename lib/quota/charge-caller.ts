@@ -247,8 +247,6 @@ const anonymousSql = (asyncCommit: boolean) => `
          case when (select count(*) from claim) = 1 and (select count(*) from counted) = 0
               then 1 / (select count(*) from counted)::int end as guard`;
 
-const ANONYMOUS_SQL = anonymousSql(false);
-const ANONYMOUS_ASYNC_SQL = anonymousSql(true);
 
 /**
  * A statement's prepared name and text for an alongside write (one per write shape, `name`) or an async commit,
@@ -296,7 +294,7 @@ async function takeAnonymousLookup(
 ): Promise<"repeat" | "full" | number> {
   if (p.limit < 1) return "full";
   try {
-    const [name, text] = p.asyncCommit ? ["anonymous_lookup_async", ANONYMOUS_ASYNC_SQL] : ["anonymous_lookup", ANONYMOUS_SQL];
+    const { name, text } = statementFor("anonymous_lookup", undefined, p.asyncCommit, (_, asyncCommit) => anonymousSql(asyncCommit));
     const [row] = await runStatement<{ claimed: number; used: number | null }>(db, name, text, [
       p.ip,
       p.allowance,
