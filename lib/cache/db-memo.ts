@@ -32,8 +32,15 @@ export function noteCatalogWrite(db: object): void {
   generations().set(db, generationOf(db) + 1);
 }
 
+/**
+ * Works out a key's value. `background` is true for the recomputation of a stale entry, which nobody waits
+ * for (its callers are answered the stale value), so it may take its time: the record memo gathers such
+ * reloads into one batch (lib/facts/record-cache.ts).
+ */
+export type MemoCompute<T> = (background: boolean) => Promise<T>;
+
 export interface DbMemo {
-  get<T>(db: object, key: string, compute: () => Promise<T>, nowMs?: number): Promise<T>;
+  get<T>(db: object, key: string, compute: MemoCompute<T>, nowMs?: number): Promise<T>;
   clear(db: object): void;
 }
 
@@ -75,9 +82,9 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
     while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
   };
   const memo: DbMemo = {
-    async get<T>(db: object, key: string, compute: () => Promise<T>, nowMs = Date.now()): Promise<T> {
+    async get<T>(db: object, key: string, compute: MemoCompute<T>, nowMs = Date.now()): Promise<T> {
       const ttl = ttlMs();
-      if (ttl <= 0) return compute();
+      if (ttl <= 0) return compute(false);
       let cache = caches.get(db);
       if (!cache) caches.set(db, (cache = new Map()));
       const hit = cache.get(key);
@@ -91,7 +98,7 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
           if (!fresh && !hit.refreshing && refreshes < maxRefreshes) {
             hit.refreshing = true;
             refreshes++;
-            const next: Entry = { at: nowMs, ttl: lifetime(ttl), generation, value: compute() };
+            const next: Entry = { at: nowMs, ttl: lifetime(ttl), generation, value: compute(true) };
             next.value.then(
               () => {
                 refreshes--;
@@ -106,7 +113,7 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
           return hit.value as Promise<T>;
         }
       }
-      const value = compute();
+      const value = compute(false);
       store(cache, key, { at: nowMs, ttl: lifetime(ttl), generation, value });
       return value;
     },

@@ -5,13 +5,42 @@ import { deepFreeze } from "@/lib/cache/deep-freeze";
 import type { Facts } from "@/lib/engine";
 import { loadServerRecords, type ServerRecord } from "./load-facts";
 
-// Once expired, a record is still answered for as long again while a reload replaces it; reloads are
-// single rows, so more of them may run at once than rankings.
+/** A stale record's reload waits this long for the other stale records of its database to join its batch. */
+const RELOAD_GATHER_MS = 1000;
+/** At most this many names per reload batch. */
+const RELOAD_BATCH_MAX = 500;
+
+// Once expired, a record is still answered for as long again while a reload replaces it. Records expire one
+// by one (their lifetimes are jittered), and loading one alone costs nearly what loading a batch of a hundred
+// costs (about six set queries: 6 ms of Node CPU for one name against 0.6 ms a name in batches of 20), so
+// reloads, which nobody waits for, are gathered for a second and run as one batch.
 const memo = createDbMemo(() => factsCacheSeconds() * 1000, FACTS_CACHE_ENTRIES, {
   staleMs: () => factsCacheSeconds() * 1000,
-  maxRefreshes: 8,
+  maxRefreshes: RELOAD_BATCH_MAX,
   jitter: 0.25,
 });
+
+interface Gathering {
+  names: string[];
+  loaded: Promise<Map<string, ServerRecord>>;
+}
+const gatherings = new WeakMap<object, Gathering>();
+
+/** The records of `name` and of the other stale names of `db` gathered with it, loaded together. */
+function reloadGathered(db: Queryable, name: string): Promise<Map<string, ServerRecord>> {
+  let gathering = gatherings.get(db);
+  if (!gathering || gathering.names.length >= RELOAD_BATCH_MAX) {
+    const names: string[] = [];
+    const wait = new Promise<void>((resolve) => setTimeout(resolve, RELOAD_GATHER_MS).unref());
+    const loaded = wait.then(() => {
+      if (gatherings.get(db)?.names === names) gatherings.delete(db);
+      return loadServerRecords(db, names);
+    });
+    gatherings.set(db, (gathering = { names, loaded }));
+  }
+  gathering.names.push(name);
+  return gathering.loaded;
+}
 
 /**
  * loadServerRecords shared by the requests of a few seconds (FACTS_CACHE_SECONDS): a burst of agents asking
@@ -26,10 +55,15 @@ export async function loadServerRecordsCached(db: Queryable, names: readonly str
   // memo.get calls its compute at once for a name it does not keep; those names form one batch, which
   // exists before any of the computes awaits it
   const pending = unique.map((name) =>
-    memo.get(db, name, async () => {
-      missing.push(name);
-      await null;
-      const record = (await batch!).get(name);
+    memo.get(db, name, async (background) => {
+      let loaded: Promise<Map<string, ServerRecord>>;
+      if (background) loaded = reloadGathered(db, name);
+      else {
+        missing.push(name);
+        await null;
+        loaded = batch!;
+      }
+      const record = (await loaded).get(name);
       if (!record) return null;
       // shared by every request until the next write; frozen facts also get their digest worked out once
       deepFreeze(record.facts);

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
 import { noteCatalogWrite } from "@/lib/cache/db-memo";
@@ -12,6 +12,9 @@ let db: Db;
 beforeEach(async () => {
   db = await resetDb();
   await loadFixtureCatalog(db);
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 const retitle = (name: string, title: string) => db.update(servers).set({ title }).where(eq(servers.name, name));
@@ -57,5 +60,31 @@ describe("loadServerRecordsCached", () => {
     const broken = { ...db, select: () => { throw new Error("database down"); } } as unknown as Db;
     await expect(loadServerRecordsCached(broken, [name])).rejects.toThrow("database down");
     await expect(loadServerRecordsCached(broken, [name])).rejects.toThrow("database down"); // not kept
+  });
+
+  it("reloads stale records asked for at different moments together, in one batch, answering the stale ones meanwhile", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-03-10T12:00:00.000Z") });
+    let selects = 0;
+    // the same database, its reads counted (the memo keys on this handle)
+    const counted = { ...db, select: (...a: unknown[]) => (selects++, (db.select as (...x: unknown[]) => unknown)(...a)), selectDistinct: (...a: unknown[]) => (selects++, (db.selectDistinct as (...x: unknown[]) => unknown)(...a)) } as unknown as Db;
+    const names = ["io.github.acme/weather", "com.example/remote-only", "io.github.bob/no-repo"];
+    await loadServerRecordsCached(counted, ["io.github.carol/old"]); // the brand list, kept for minutes
+    selects = 0;
+    const first = await loadServerRecordsCached(counted, names);
+    const perBatch = selects;
+    expect(perBatch).toBeGreaterThan(0);
+
+    await retitle(names[0], "Weather (renamed)");
+    vi.setSystemTime(new Date(Date.now() + 31_000)); // past every record's lifetime, within its stale window
+    selects = 0;
+    // asked one by one, in separate requests: each is answered its stale record at once
+    for (const name of names) expect((await loadServerRecordsCached(counted, [name])).get(name)).toBe(first.get(name));
+    expect(selects).toBe(0);
+    await new Promise((r) => setTimeout(r, 1_300));
+    expect(selects).toBe(perBatch); // one batch for the three, not three
+    const reloaded = await loadServerRecordsCached(counted, names);
+    expect(reloaded.get(names[0])?.listing.title).toBe("Weather (renamed)");
+    for (const name of names) expect(reloaded.get(name)).not.toBe(first.get(name));
+    expect(Object.isFrozen(reloaded.get(names[1])!.facts)).toBe(true);
   });
 });

@@ -61,15 +61,19 @@ describe("createDbMemo", () => {
     expect(await memo.get(db, "a", compute, 0)).toBe(1);
     await settle();
     let finish!: (v: number) => void;
-    const slow = () => (calls++, new Promise<number>((r) => (finish = r)));
+    const backgrounds: boolean[] = [];
+    const slow = (background: boolean) => (calls++, backgrounds.push(background), new Promise<number>((r) => (finish = r)));
     expect(await memo.get(db, "a", slow, 1500)).toBe(1); // stale: answered, refresh started
     expect(await memo.get(db, "a", slow, 1600)).toBe(1); // one refresh at a time
     expect(calls).toBe(2);
+    expect(backgrounds).toEqual([true]); // nobody waits for it: its compute is told so
     finish(2);
     await settle();
     expect(await memo.get(db, "a", compute, 1700)).toBe(2); // the refreshed value, fresh from 1500
     await settle();
-    expect(await memo.get(db, "a", compute, 4000)).toBe(3); // past ttl + stale window: computed while waiting
+    const waited: boolean[] = [];
+    expect(await memo.get(db, "a", (background) => (waited.push(background), compute()), 4000)).toBe(3); // past ttl + stale window: computed while waiting
+    expect(waited).toEqual([false]);
     await settle();
     noteCatalogWrite(db);
     expect(await memo.get(db, "a", compute, 4500)).toBe(4); // a write retires it at once, stale or not
