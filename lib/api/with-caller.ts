@@ -9,6 +9,7 @@ import {
   type Caller,
   type ChargeExtras,
   type ChargeResult,
+  type KeylessAllowance,
   type PendingAdmission,
   type QuotaState,
 } from "@/lib/quota";
@@ -48,6 +49,8 @@ export interface WithCallerOptions {
   metered?: boolean;
   /** Default cost of `charge(subject)` on this route. */
   cost?: number;
+  /** The keyless allowance the route charges in, if not the daily lookups: anonymous headers describe it, refusals included. */
+  allowance?: KeylessAllowance;
   /**
    * A key this process has admitted before is admitted by the statement that pays for the call (one
    * statement instead of two; lib/quota/charge-caller.ts `admission`). For routes whose successful calls
@@ -115,7 +118,7 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       } else {
         // a route without auth (neither needs nor meters a key) does not read it
         const keyless = !metered && !options.keyRequired;
-        caller = (await admitCaller(req, { metered: counted, keyRequired: options.keyRequired, keyless, state })).caller;
+        caller = (await admitCaller(req, { metered: counted, keyRequired: options.keyRequired, keyless, allowance: options.allowance, state })).caller;
       }
       const who = caller;
       const admit = async () => {

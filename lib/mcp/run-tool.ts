@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, type ZodType } from "zod";
 import { parseWith } from "@/lib/api/request";
 import { ApiError } from "@/lib/api/errors";
-import { admitCaller, chargeCaller, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type QuotaState } from "@/lib/quota";
+import { admitCaller, chargeCaller, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type KeylessAllowance, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { RESPONSE_COMPONENTS, ResponseComponent } from "@/lib/openapi/operations";
@@ -19,6 +19,8 @@ export interface ToolOptions {
   keyRequired?: boolean;
   metered?: boolean;
   cost?: number;
+  /** As the REST wrapper's option: the keyless allowance the tool charges in, if not the daily lookups. */
+  allowance?: KeylessAllowance;
 }
 
 /** The caller input the /mcp route attaches to the request (req.auth.extra). */
@@ -56,7 +58,7 @@ export async function runTool<I>(
     // the REST wrapper's admission: key (401; not read by a tool that neither needs nor meters one), then the
     // burst window (429), a keyed caller's both in one statement
     const keyless = !options.metered && !options.keyRequired;
-    ({ caller } = await admitCaller(callerInput, { metered: counted, keyRequired: options.keyRequired, keyless, state: quota }));
+    ({ caller } = await admitCaller(callerInput, { metered: counted, keyRequired: options.keyRequired, keyless, allowance: options.allowance, state: quota }));
     // a message names the tool's arguments as a whole "arguments" (REST's root is the request "body")
     const input = schema ? parseWith(schema, args ?? {}, "arguments") : (undefined as I);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {

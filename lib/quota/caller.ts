@@ -37,6 +37,12 @@ export interface QuotaState {
   creditsRemaining?: number;
 }
 
+/** A keyless allowance anonymous subjects are counted in: the 10 daily lookups, or another (config audits, one per IP a UTC day). */
+export interface KeylessAllowance {
+  name: string;
+  limit: number;
+}
+
 export function isAnonymous(caller: Caller): boolean {
   return caller.accountId === null;
 }

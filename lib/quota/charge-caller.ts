@@ -2,7 +2,7 @@ import { ApiError } from "@/lib/api/errors";
 import { ANONYMOUS_DAILY_LOOKUPS, API_KEY_LAST_USED_RESOLUTION_SECONDS, BURST_WINDOW_SECONDS } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { ASYNC_COMMIT_COLUMN, ASYNC_COMMIT_CTE, runStatement } from "./run-statement";
-import type { Caller, QuotaState } from "./caller";
+import type { Caller, KeylessAllowance, QuotaState } from "./caller";
 import { anonymousAllowanceBucket, burstBucket, burstExceeded, burstLimit, burstWindow, dailyWindow } from "./check-burst";
 import { secondsUntil, startOfNextUtcDay, startOfUtcDay, utcDay, utcMonthStart, windowStart } from "./utc";
 import { forgetKey } from "./known-keys";
@@ -15,7 +15,7 @@ export interface ChargeOptions {
   /** Filled in place with the wallet / allowance after the charge. */
   state?: QuotaState;
   /** Keyless allowance to count anonymous subjects in (default: the 10 daily lookups). */
-  allowance?: { name: string; limit: number };
+  allowance?: KeylessAllowance;
   /**
    * A keyed caller's write that must happen exactly when the charge does (the preflight's evaluation
    * record): it runs in the same statement, so both commit or neither does.

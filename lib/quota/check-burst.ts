@@ -7,7 +7,7 @@ import {
 } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { ASYNC_COMMIT_COLUMN, ASYNC_COMMIT_CTE, runStatement } from "./run-statement";
-import { isAnonymous, type Caller, type QuotaState, type WindowState } from "./caller";
+import { isAnonymous, type Caller, type KeylessAllowance, type QuotaState, type WindowState } from "./caller";
 import { quotaHeaders } from "./quota-headers";
 import { secondsUntil, startOfNextUtcDay, startOfUtcDay, windowStart } from "./utc";
 
@@ -48,19 +48,21 @@ export function dailyWindow(used: number, now: Date, limit = ANONYMOUS_DAILY_LOO
 /**
  * Counts this request in the caller's burst window (per key, or per anonymous
  * IP) and throws 429 rate_limited past the limit, with retry_after in seconds.
- * For anonymous callers the same statement reads today's lookup allowance for
- * the headers. `state` is filled in place (and returned) so the headers can be
- * sent on the 429 too. (admitCaller folds this into the key lookup for keys.)
+ * For anonymous callers the same statement reads today's use of the allowance
+ * the route spends (`opts.allowance`, else the daily lookups) for the headers.
+ * `state` is filled in place (and returned) so the headers can be sent on the
+ * 429 too. (admitCaller folds this into the key lookup for keys.)
  */
 export async function checkBurst(
   caller: Caller,
   state: QuotaState = {},
-  opts: { db?: Queryable; now?: Date } = {},
+  opts: { db?: Queryable; now?: Date; allowance?: KeylessAllowance } = {},
 ): Promise<QuotaState> {
   const db = opts.db ?? (await getDb());
   const now = opts.now ?? new Date();
   const start = windowStart(now, BURST_WINDOW_SECONDS).toISOString();
-  const daily = isAnonymous(caller) ? anonymousAllowanceBucket("lookups", caller.ip) : "";
+  const other = opts.allowance && opts.allowance.name !== "lookups" ? opts.allowance : undefined;
+  const daily = isAnonymous(caller) ? anonymousAllowanceBucket(other?.name ?? "lookups", caller.ip) : "";
   const [row] = await runStatement<Row>(db, "burst", BURST_SQL, [
     burstBucket(caller),
     start,
@@ -69,7 +71,13 @@ export async function checkBurst(
   ]);
   const count = Number(row.burst_count);
   state.burst = burstWindow(caller, count, now);
-  if (isAnonymous(caller)) state.daily = dailyWindow(Number(row.daily_used ?? 0), now);
+  // a route spending another allowance (the config audit) describes that one from the start: its refusals before
+  // the charge (400, 413) would otherwise show the 10 lookups, which it never spends, as what is left
+  if (isAnonymous(caller)) {
+    const used = Number(row.daily_used ?? 0);
+    if (other) state.allowance = { name: other.name, ...dailyWindow(used, now, other.limit) };
+    else state.daily = dailyWindow(used, now);
+  }
   if (count > burstLimit(caller)) throw burstExceeded(caller, state, now);
   return state;
 }

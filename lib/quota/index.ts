@@ -1,6 +1,6 @@
 // The one quota entry point (DESIGN §1, §7): REST (lib/api/with-caller.ts) and
 // the MCP endpoint call these same functions.
-export type { Caller, QuotaState, Tier, WindowState } from "./caller";
+export type { Caller, KeylessAllowance, QuotaState, Tier, WindowState } from "./caller";
 export { isAnonymous } from "./caller";
 export { API_KEY_HEADER, admitCaller, admitLater, callerInputFrom, requireKey, resolveCaller } from "./resolve-caller";
 export type { AdmitOptions, CallerInput, PendingAdmission, ResolvedCaller } from "./resolve-caller";

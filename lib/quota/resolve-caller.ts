@@ -7,7 +7,7 @@ import { getDb, type Queryable } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { ASYNC_COMMIT_COLUMN, ASYNC_COMMIT_CTE, runStatement } from "./run-statement";
 import { hashApiKey, isWellFormedApiKey, sameDigest } from "@/lib/accounts/api-key-format";
-import type { Caller, QuotaState } from "./caller";
+import type { Caller, KeylessAllowance, QuotaState } from "./caller";
 import { burstExceeded, burstLimit, burstWindow, checkBurst } from "./check-burst";
 import { refillWalletIfNewMonth } from "./wallet";
 import { utcMonthStart, windowStart } from "./utc";
@@ -39,6 +39,8 @@ export interface AdmitOptions {
    * one a client sends with every request does not cost it the public routes.
    */
   keyless?: boolean;
+  /** The keyless allowance the route spends, if not the daily lookups: the window an anonymous caller's headers describe. */
+  allowance?: KeylessAllowance;
   db?: Queryable;
   now?: Date;
   /** Filled in place, also when a 429 is thrown, so the headers can go out with it. */
@@ -89,7 +91,7 @@ export async function admitCaller(input: Request | CallerInput, opts: AdmitOptio
     if (keyInAuthorization && !opts.keyless) throw new ApiError("unauthorized", KEY_IN_AUTHORIZATION);
     if (opts.keyRequired) throw new ApiError("unauthorized", MISSING_KEY);
     const caller: Caller = { tier: "free", accountId: null, keyId: null, ip };
-    if (opts.metered) await checkBurst(caller, state, { db: opts.db, now: opts.now });
+    if (opts.metered) await checkBurst(caller, state, { db: opts.db, now: opts.now, allowance: opts.allowance });
     return { caller, state };
   }
   if (!isWellFormedApiKey(key)) throw new ApiError("unauthorized", INVALID_KEY);

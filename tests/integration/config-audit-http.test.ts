@@ -362,6 +362,24 @@ describe("POST /v1/audit: limits", () => {
     expect((await audit(config({ bad: BLOCK_ENTRY }), { ip: "203.0.113.51" })).status).toBe(200);
   });
 
+  it("says where a keyless IP stands in its audit allowance on refusals before the charge too (400, 413)", async () => {
+    const ip = "203.0.113.60";
+    const window = (res: Response) => [res.headers.get("x-ratelimit-resource"), res.headers.get("x-ratelimit-limit"), res.headers.get("x-ratelimit-remaining")];
+    // before its first audit: the one config of the day is still there
+    const broken = await audit("{ broken", { ip });
+    expect(broken.status).toBe(400);
+    expect(window(broken)).toEqual(["audits", "1", "1"]);
+    expect((await audit(config({ good: PASS_ENTRY }), { ip })).status).toBe(200);
+    // used: a 26-entry config (413) must not read "10 remaining" from the lookups, which the audit never spends
+    const tooMany = await audit(many(26), { ip });
+    expect(tooMany.status).toBe(413);
+    expect(window(tooMany)).toEqual(["audits", "1", "0"]);
+    expect(tooMany.headers.get("ratelimit-policy")).toContain('"audits";q=1;w=86400');
+    const badQuery = await audit(config({ good: PASS_ENTRY }), { ip, query: "strict=yes" });
+    expect(badQuery.status).toBe(400);
+    expect(window(badQuery)).toEqual(["audits", "1", "0"]);
+  });
+
   it("charges a keyed caller 1 credit per distinct config per UTC day, and 402 on an empty wallet", async () => {
     const a = await keyedAccount(db, { credits: 2 });
     const first = config({ good: PASS_ENTRY });

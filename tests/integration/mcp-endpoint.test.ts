@@ -180,6 +180,24 @@ describe("/mcp", () => {
     expect(credits.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
   });
 
+  it("describes a keyless caller's audit allowance on a refused catalog_audit_config, as POST /v1/audit does", async () => {
+    const rpc = (args: Record<string, unknown>) =>
+      mcpPost(
+        request("/mcp", {
+          method: "POST",
+          ip: "203.0.113.70",
+          headers: { accept: "application/json, text/event-stream" },
+          body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "catalog_audit_config", arguments: args } },
+        }),
+      );
+    const window = (res: Response) => [res.headers.get("x-ratelimit-resource"), res.headers.get("x-ratelimit-limit"), res.headers.get("x-ratelimit-remaining")];
+    const entries = (n: number) => JSON.stringify({ mcpServers: Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}`, { command: "npx", args: ["-y", `pkg-${i}`] }])) });
+    expect(window(await rpc({ config: entries(1) }))).toEqual(["audits", "1", "0"]);
+    const tooMany = await rpc({ config: entries(26) });
+    expect((await tooMany.json()).result.structuredContent).toMatchObject({ ok: false, error: "payload_too_large" });
+    expect(window(tooMany)).toEqual(["audits", "1", "0"]);
+  });
+
   it("gives a batch of paid calls the headers of the least left: the wallet after every call and the burst window's fewest", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const names = ["io.github.acme/weather", "com.example/remote-only", "io.github.bob/no-repo", "io.github.carol/old"];

@@ -6,7 +6,7 @@ import { CREDIT_COSTS } from "@/lib/config";
 import { formatAuditText } from "@/lib/config-audit/format-text";
 import { getDb } from "@/lib/db/client";
 import { auditQuerySchema } from "@/lib/schemas/config-audit";
-import { auditConfig } from "@/lib/services/audit-config";
+import { AUDIT_ALLOWANCE, auditConfig } from "@/lib/services/audit-config";
 import { otherMethods } from "@/lib/api/other-methods";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +23,7 @@ export const POST = withCaller(
     }
     return result;
   },
-  { metered: true, cost: CREDIT_COSTS.config_audit },
+  { metered: true, cost: CREDIT_COSTS.config_audit, allowance: AUDIT_ALLOWANCE },
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

@@ -5,7 +5,7 @@ import { AUDIT_MAX_BODY_BYTES, CREDIT_COSTS } from "@/lib/config";
 import { ApiError } from "@/lib/api/errors";
 import { auditQuerySchema } from "@/lib/schemas/config-audit";
 import { formatAuditText } from "@/lib/config-audit/format-text";
-import { auditConfig } from "@/lib/services/audit-config";
+import { AUDIT_ALLOWANCE, auditConfig } from "@/lib/services/audit-config";
 import { defineTool } from "../run-tool";
 
 /** The REST audit's query parameters plus the file itself, which REST takes as the body. */
@@ -23,7 +23,7 @@ export function registerAuditTool(server: McpServer) {
       "use (0 all PASS, 1 any BLOCK, with strict 2 for any REVIEW or UNKNOWN). REST twin: POST /v1/audit. " +
       `Costs ${CREDIT_COSTS.config_audit} credit per distinct config per UTC day; without a key one config of up to 25 entries per IP per day.`,
     schema: auditToolInputSchema,
-    options: { metered: true, cost: CREDIT_COSTS.config_audit },
+    options: { metered: true, cost: CREDIT_COSTS.config_audit, allowance: AUDIT_ALLOWANCE },
     output: "AuditResult",
     run: async ({ config, ...query }, ctx) => {
       if (Buffer.byteLength(config) > AUDIT_MAX_BODY_BYTES) {
