@@ -9,7 +9,7 @@ export const metadata: Metadata = {
 
 const FIELD_WORDS: Record<string, Record<string, string>> = {
   identity_requirement: { any: "any publisher", first_party: "first party required" },
-  hosted_liveness: { observe_only: "observed, not required", require_fresh_live: "a live observation under 48 h required" },
+  hosted_liveness: { observe_only: "observed, not required", require_fresh_live: "a live observation at most 48 h old required" },
   unknown_required: { review: "REVIEW", block: "BLOCK (fails closed)" },
 };
 

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { ApiError } from "@/lib/api/errors";
+import { accounts } from "@/lib/db/schema";
 import { ANONYMOUS_DAILY_LOOKUPS, API_KEY_LAST_USED_RESOLUTION_SECONDS, BURST_WINDOW_SECONDS } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { ASYNC_COMMIT_COLUMN, ASYNC_COMMIT_CTE, runStatement } from "./run-statement";
@@ -7,6 +9,7 @@ import { anonymousAllowanceBucket, burstBucket, burstExceeded, burstLimit, burst
 import { secondsUntil, startOfNextUtcDay, startOfUtcDay, utcDay, utcMonthStart, windowStart } from "./utc";
 import { forgetKey } from "./known-keys";
 import { readCounter } from "./counters";
+import { refillWalletIfNewMonth } from "./wallet";
 import { INVALID_KEY, admitCaller, type PendingAdmission } from "./resolve-caller";
 
 export interface ChargeOptions {
@@ -102,7 +105,11 @@ export async function chargeCaller(
     if (opts.admission && cost > 0) return admitAndPay(caller, subject, cost, { ...opts, db, now, state, admission: opts.admission });
     if (opts.admission) await admitCaller(opts.admission.input, { db, now, metered: true, state });
     if (cost === 0) return { charged: 0, repeat: false, state };
-    const paid = await payForSubject(db, { accountId: caller.accountId, keyId: caller.keyId, day, subject, cost, now }, opts.alongside, opts.asyncCommit);
+    const pay = () => payForSubject(db, { accountId: caller.accountId!, keyId: caller.keyId, day, subject, cost, now }, opts.alongside, opts.asyncCommit);
+    let paid = await pay();
+    // the admission refilled the wallet as of its own clock reading; a call that crossed into a new UTC month
+    // since (a refresh probe, a slow query) finds last month's wallet: refill as of the charge, then pay again
+    if (paid === "unaffordable" && (await refillWalletIfNewMonth(db, caller.accountId, caller.tier, now))) paid = await pay();
     if (paid === "repeat") return { charged: 0, repeat: true, state };
     if (paid === "unaffordable") {
       // the admission's read of the wallet may predate calls that spent it since: a 402 must not show enough left
@@ -154,7 +161,12 @@ export async function chargeCaller(
  * probe). A read, not a hold: the charge itself still decides, so a wallet spent meanwhile is still a 402.
  */
 export async function assertAffordable(db: Queryable, accountId: string, subject: string, cost: number, now = new Date()): Promise<void> {
-  const [row] = await runStatement<{ repeat: boolean; remaining: number | null }>(db, "affordable", AFFORDABLE_SQL, [accountId, utcDay(now), subject]);
+  const read = async () => (await runStatement<{ repeat: boolean; remaining: number | null }>(db, "affordable", AFFORDABLE_SQL, [accountId, utcDay(now), subject]))[0];
+  let row = await read();
+  if (row.repeat || Number(row.remaining ?? 0) >= cost) return;
+  // as in chargeCaller: the admission may have read the clock in the month before `now`
+  const [account] = await db.select({ tier: accounts.tier }).from(accounts).where(eq(accounts.id, accountId));
+  if (account && (await refillWalletIfNewMonth(db, accountId, account.tier, now))) row = await read();
   if (!row.repeat && Number(row.remaining ?? 0) < cost) throw unaffordable(cost);
 }
 
