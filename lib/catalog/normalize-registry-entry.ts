@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { storableJson } from "@/lib/db/storable-text";
+import { parseUpstreamTime } from "@/lib/sources/upstream-time";
 
 /**
  * One server version as the registry lists it, flattened from either API era:
@@ -60,11 +61,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
 
-function date(v: unknown): Date | null {
-  if (typeof v !== "string" || !v) return null;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
+const date = parseUpstreamTime;
 
 /** "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json" → "2025-09-29". */
 export function specEraOf(schemaUrl: string | null): string | null {

@@ -10,6 +10,7 @@ import { httpFor, noteError, type HarvestContext, type SourceSpec } from "./harv
 import { loadServerEvidence } from "./load-server-evidence";
 import { pool } from "./run-source";
 import { detectStateChanges } from "./state-changes";
+import { parseUpstreamTime } from "@/lib/sources/upstream-time";
 
 interface VulnItem {
   ecosystem: string;
@@ -101,11 +102,13 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
       for (const row of await ctx.db.select().from(osvAdvisories).where(inArray(osvAdvisories.id, ids.slice(i, i + 1000)))) cached.set(row.id, row);
     }
     const newestModified = new Map<string, string | null>();
-    for (const h of hits.flat()) if (!newestModified.has(h.id) || (h.modified ?? "") > (newestModified.get(h.id) ?? "")) newestModified.set(h.id, h.modified);
+    // compared as instants: as text, "…:00.5Z" sorts before "…:00Z", and a time that names none is no news
+    const instant = (m: string | null | undefined) => parseUpstreamTime(m)?.getTime() ?? -Infinity;
+    for (const h of hits.flat()) if (!newestModified.has(h.id) || instant(h.modified) > instant(newestModified.get(h.id))) newestModified.set(h.id, h.modified);
     const stale = ids.filter((id) => {
       const c = cached.get(id);
-      const m = newestModified.get(id);
-      return !c || (m !== null && m !== undefined && (!c.modified || new Date(m) > c.modified));
+      const m = instant(newestModified.get(id));
+      return !c || (m > -Infinity && (!c.modified || m > c.modified.getTime()));
     });
     const records = new Map<string, OsvRecord>();
     await pool(stale, HARVEST_CONCURRENCY.vuln, async (id) => {

@@ -1,5 +1,6 @@
 import { githubApiUrl, githubGraphqlUrl, githubToken } from "@/lib/config";
 import { githubRateLimitWaitMs, parseStorableJson, RateLimitedError, upstreamRequest, type FetchJsonOptions } from "./http";
+import { parseUpstreamTime } from "./upstream-time";
 
 export interface RepoRef {
   owner: string;
@@ -62,7 +63,7 @@ function fromGraphql(node: Obj): RepoAnswer {
     archived: Boolean(node.isArchived),
     disabled: Boolean(node.isDisabled),
     fork: Boolean(node.isFork),
-    pushedAt: node.pushedAt ? new Date(node.pushedAt) : null,
+    pushedAt: parseUpstreamTime(node.pushedAt),
     stars: typeof node.stargazerCount === "number" ? node.stargazerCount : null,
     ownerLogin: node.owner?.login ?? null,
     ownerType: node.owner?.__typename ?? null,
@@ -100,7 +101,7 @@ export async function fetchReposGraphql(refs: RepoRef[], http: FetchJsonOptions 
   const data = (body?.data ?? null) as Obj | null;
   const errors = (Array.isArray(body?.errors) ? body.errors : []) as Obj[];
   const rl = data?.rateLimit as Obj | undefined;
-  const resetAt = rl?.resetAt ? new Date(rl.resetAt) : null;
+  const resetAt = parseUpstreamTime(rl?.resetAt);
   if (errors.some((e) => e.type === "RATE_LIMITED" || e.type === "RATE_LIMIT") || (!data && res.headers.get("x-ratelimit-remaining") === "0")) {
     const reset = Number(res.headers.get("x-ratelimit-reset"));
     const until = resetAt ?? (Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000) : new Date(Date.now() + 60_000));
@@ -155,7 +156,7 @@ export async function fetchRepoRest(ref: RepoRef, etag: string | null, http: Fet
       archived: Boolean(body.archived),
       disabled: Boolean(body.disabled),
       fork: Boolean(body.fork),
-      pushedAt: body.pushed_at ? new Date(body.pushed_at) : null,
+      pushedAt: parseUpstreamTime(body.pushed_at),
       stars: typeof body.stargazers_count === "number" ? body.stargazers_count : null,
       ownerLogin: body.owner?.login ?? null,
       ownerType: body.owner?.type ?? null,

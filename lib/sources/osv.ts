@@ -1,6 +1,7 @@
 import { OSV_BATCH, osvApiUrl } from "@/lib/config";
 import { normalizePypiName } from "./pypi";
 import { upstreamRequest, UpstreamError, type FetchJsonOptions } from "./http";
+import { parseUpstreamTime } from "./upstream-time";
 
 export interface OsvQuery {
   ecosystem: string; // our word: jspkg | pypkg
@@ -78,10 +79,10 @@ export async function osvGetVuln(id: string, http: FetchJsonOptions = {}): Promi
   if (!v || typeof v.id !== "string") throw new UpstreamError(`${url}: not an OSV record`, 200);
   return {
     id: v.id,
-    modified: v.modified ? new Date(v.modified) : null,
+    modified: parseUpstreamTime(v.modified),
     summary: typeof v.summary === "string" ? v.summary : typeof v.details === "string" ? v.details.slice(0, 200) : null,
     severity: severityOf(v),
     aliases: Array.isArray(v.aliases) ? v.aliases.filter((a: unknown) => typeof a === "string") : [],
-    withdrawn: v.withdrawn ? new Date(v.withdrawn) : null,
+    withdrawn: parseUpstreamTime(v.withdrawn),
   };
 }
