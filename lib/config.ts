@@ -179,6 +179,13 @@ export function searchCacheSeconds(): number {
 }
 /** At most this many cached searches per process (least recently used go first). */
 export const SEARCH_CACHE_ENTRIES = 2_000;
+/**
+ * And at most this many cards in them (least recently used searches go first). A card is about 4 KB of JSON and
+ * as much again as the object it is encoded from, so this keeps the cache under about 100 MB; the number of
+ * searches alone would not: 2,000 searches of 50 cards would hold about 1 GB, and the case and limit variants of one
+ * query fill it for a single charge (a repeat of the query is free).
+ */
+export const SEARCH_CACHE_CARDS = 10_000;
 
 /**
  * A server's record (facts and listing) is kept per process this many seconds for preflight, stamp and

@@ -18,6 +18,14 @@ interface Entry {
   settled?: boolean;
   /** A background recomputation of this stale entry is running. */
   refreshing?: boolean;
+  /** What the settled value counts against the memo's maxWeight, once counted (0 before). */
+  weight: number;
+}
+
+/** One database's entries, least recently used first, and the weight of those settled. */
+interface Cache {
+  entries: Map<string, Entry>;
+  weight: number;
 }
 
 const GENERATIONS = Symbol.for("mcp-preflight.db-write-generations");
@@ -64,45 +72,70 @@ export interface DbMemoOptions {
    * computed in the same moment (a burst, a warm-up) do not all expire in the same moment either.
    */
   jitter?: number;
+  /**
+   * Besides maxEntries, at most this much weight (`weigh` of each settled value) per database, the least
+   * recently used dropped first. For values whose sizes vary widely (a search result of one card or of fifty):
+   * the number of entries alone would let them take fifty times the memory their limit was chosen for.
+   */
+  maxWeight?: number;
+  weigh?: (value: unknown) => number;
+  /**
+   * For entries whose key names the data they were computed from (the search candidates, keyed by the listing's
+   * version): a catalog write (noteCatalogWrite) does not retire them, since a new version makes new keys. A
+   * harvest writes evidence chunk after chunk, and would otherwise throw them away each time for nothing.
+   */
+  keyedByVersion?: boolean;
 }
 
 /** A memo whose entries live `ttlMs()` milliseconds (0 turns it off), at most `maxEntries` per database. */
 export function createDbMemo(ttlMs: () => number, maxEntries: number, options: DbMemoOptions = {}): DbMemo {
-  const caches = new WeakMap<object, Map<string, Entry>>();
+  const caches = new WeakMap<object, Cache>();
   const maxRefreshes = options.maxRefreshes ?? 2;
+  const maxWeight = options.maxWeight ?? Infinity;
   const lifetime = (ttl: number) => (options.jitter ? ttl * (1 - options.jitter * Math.random()) : ttl);
   let refreshes = 0;
-  const store = (cache: Map<string, Entry>, key: string, entry: Entry) => {
-    cache.delete(key); // the map's first key is the least recently used
-    cache.set(key, entry);
+  const drop = (cache: Cache, key: string) => {
+    cache.weight -= cache.entries.get(key)?.weight ?? 0;
+    cache.entries.delete(key);
+  };
+  const dropLeastRecent = (cache: Cache) => drop(cache, cache.entries.keys().next().value!);
+  const store = (cache: Cache, key: string, entry: Entry) => {
+    drop(cache, key); // the map's first key is the least recently used
+    cache.entries.set(key, entry);
     entry.value.then(
-      () => (entry.settled = true),
-      () => cache.get(key) === entry && cache.delete(key),
+      (value) => {
+        entry.settled = true;
+        if (cache.entries.get(key) !== entry || !options.weigh) return;
+        entry.weight = options.weigh(value);
+        cache.weight += entry.weight;
+        while (cache.weight > maxWeight && cache.entries.size) dropLeastRecent(cache);
+      },
+      () => cache.entries.get(key) === entry && drop(cache, key),
     );
-    while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
+    while (cache.entries.size > maxEntries) dropLeastRecent(cache);
   };
   const memo: DbMemo = {
     async get<T>(db: object, key: string, compute: MemoCompute<T>, nowMs = Date.now()): Promise<T> {
       const ttl = ttlMs();
       if (ttl <= 0) return compute(false);
       let cache = caches.get(db);
-      if (!cache) caches.set(db, (cache = new Map()));
-      const hit = cache.get(key);
+      if (!cache) caches.set(db, (cache = { entries: new Map(), weight: 0 }));
+      const hit = cache.entries.get(key);
       const generation = generationOf(db);
-      if (hit && hit.generation === generation) {
+      if (hit && (options.keyedByVersion || hit.generation === generation)) {
         const age = nowMs - hit.at;
         const fresh = age < hit.ttl;
         if (fresh || (hit.settled && age < hit.ttl + (options.staleMs?.() ?? 0))) {
-          cache.delete(key);
-          cache.set(key, hit);
+          cache.entries.delete(key);
+          cache.entries.set(key, hit);
           if (!fresh && !hit.refreshing && refreshes < maxRefreshes) {
             hit.refreshing = true;
             refreshes++;
-            const next: Entry = { at: nowMs, ttl: lifetime(ttl), generation, value: compute(true) };
+            const next: Entry = { at: nowMs, ttl: lifetime(ttl), generation, value: compute(true), weight: 0 };
             next.value.then(
               () => {
                 refreshes--;
-                if (cache.get(key) === hit) store(cache, key, next);
+                if (cache.entries.get(key) === hit) store(cache, key, next);
               },
               () => {
                 refreshes--;
@@ -114,7 +147,7 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
         }
       }
       const value = compute(false);
-      store(cache, key, { at: nowMs, ttl: lifetime(ttl), generation, value });
+      store(cache, key, { at: nowMs, ttl: lifetime(ttl), generation, value, weight: 0 });
       return value;
     },
     clear(db: object) {

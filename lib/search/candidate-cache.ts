@@ -19,7 +19,7 @@ const LISTING_VERSION_MS = 1000;
 const CANDIDATES_MS = 60 * 60 * 1000;
 
 const versions = createDbMemo(() => (searchCacheSeconds() > 0 ? LISTING_VERSION_MS : 0), 1);
-const rankings = createDbMemo(() => (searchCacheSeconds() > 0 ? CANDIDATES_MS : 0), SEARCH_CACHE_ENTRIES);
+const rankings = createDbMemo(() => (searchCacheSeconds() > 0 ? CANDIDATES_MS : 0), SEARCH_CACHE_ENTRIES, { keyedByVersion: true });
 
 /**
  * The listing the catalog holds now: the id of the newest succeeded registry sync. Only ingest writes the
@@ -42,7 +42,9 @@ export async function listingVersion(db: Queryable): Promise<number> {
  * a query depend on the listing alone (no clock, no evidence), and they are most of what recomputing a
  * search costs (a full-text and trigram query: about 6 ms of Postgres CPU and 2 ms of Node CPU over 20,000
  * servers, against about 1 ms for the cards), so an expired search result is recomputed from kept candidates
- * with fresh records and a fresh clock. Off, like the result cache, when SEARCH_CACHE_SECONDS is 0.
+ * with fresh records and a fresh clock. Off, like the result cache, when SEARCH_CACHE_SECONDS is 0. This
+ * process's own ingest retires the version it read (noteCatalogWrite), not the rankings: they are keyed by
+ * version, and evidence writes (harvest chunks, refreshes) do not change them.
  */
 export async function findCandidatesCached(db: Queryable, q: string, wanted: number): Promise<SearchCandidate[]> {
   const version = await versions.get(db, "listing", () => listingVersion(db));

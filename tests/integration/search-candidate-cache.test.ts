@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { registrySyncs, servers } from "@/lib/db/schema";
 import { listingVersion } from "@/lib/search/candidate-cache";
+import { noteCatalogWrite } from "@/lib/cache/db-memo";
 import { rankServers } from "@/lib/services/search-servers";
 import { resetDb } from "../helpers/db";
 import { listing, loadFixtureCatalog } from "../helpers/catalog-fixture";
@@ -55,6 +56,13 @@ describe("search candidates kept per listing", () => {
     expect(await names("hailstorm")).toEqual([]);
     await loadFixtureCatalog(db, [listing({ name: "io.github.acme/hailstorm" })]);
     expect(await names("hailstorm")).toEqual(["io.github.acme/hailstorm"]);
+  });
+
+  it("keeps the rankings through evidence writes (a harvest chunk, a refresh), which leave the listing as it is", async () => {
+    expect(await names("thunderstorm")).toEqual([]);
+    await retitleByHand("Thunderstorm");
+    noteCatalogWrite(db); // what a harvest chunk or a liveness refresh announces
+    expect(await names("thunderstorm")).toEqual([]); // the same listing version: the kept ranking
   });
 
   it("sees a hand edit of the listing, made without an ingest, within the hour", async () => {

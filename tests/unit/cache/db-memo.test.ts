@@ -52,6 +52,44 @@ describe("createDbMemo", () => {
     expect(calls).toBe(6);
   });
 
+  it("keeps at most maxWeight of settled values, dropping the least recently used; a replaced value's weight is freed", async () => {
+    const memo = createDbMemo(() => 1000, 100, { staleMs: () => 1000, maxWeight: 10, weigh: (v) => (v as string).length });
+    const db = {};
+    let computed = 0; // values computed while a caller waits: the keys not kept
+    const get = (key: string, value: string, now = 0) => memo.get(db, key, async (background) => (background || computed++, value), now);
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    await get("a", "aaaa");
+    await get("b", "bbbb");
+    await settle();
+    await get("a", "aaaa"); // a is now the most recent
+    await get("c", "cccc"); // 12 > 10: b goes
+    await settle();
+    expect(computed).toBe(3);
+    await get("a", "aaaa");
+    await get("c", "cccc");
+    expect(computed).toBe(3);
+    await get("b", "bbbb"); // not kept: computed again, and a (least recent) goes
+    await settle();
+    expect(computed).toBe(4);
+    await get("a", "aaaa");
+    await settle();
+    expect(computed).toBe(5); // and c goes for it: b and a kept, 8
+    await get("b", "b", 1500); // stale: answered while its refresh replaces it with a lighter value (a 4, b 1)
+    await settle();
+    await get("g", "gggg", 1500); // 9: nothing goes
+    await settle();
+    expect(computed).toBe(6);
+    await get("a", "aaaa", 1600);
+    await get("g", "gggg", 1600);
+    expect(computed).toBe(6);
+    await expect(memo.get(db, "e", async () => Promise.reject(new Error("down")), 1600)).rejects.toThrow("down");
+    await settle();
+    await get("f", "f", 1600); // 10, the failure weighing nothing
+    await settle();
+    await get("b", "b", 1700);
+    expect(computed).toBe(7);
+  });
+
   it("answers an expired entry while one background computation replaces it, within the stale window only", async () => {
     const memo = createDbMemo(() => 1000, 10, { staleMs: () => 1000 });
     const db = {};
