@@ -25,9 +25,12 @@ describe("harvest scheduling: leases, budgets, resumption, staleness order", () 
   it("two concurrent runs share the work and never harvest one item twice", async () => {
     const npmBefore = fake.npm.calls;
     const ghBefore = fake.github.graphqlCalls;
+    // upstream calls are counted, so none may time out and be retried: on a loaded CI machine an answer of the
+    // fake registry once took longer than TEST_HTTP's 2 s, and its retry read as an item harvested twice
+    const http = { ...TEST_HTTP, timeoutMs: 60_000 };
     const [a, b] = await Promise.all([
-      runHarvest(db, { trigger: "test", http: TEST_HTTP, clock, sources: ["jspkg", "repo"] }),
-      runHarvest(db, { trigger: "test", http: TEST_HTTP, clock, sources: ["jspkg", "repo"] }),
+      runHarvest(db, { trigger: "test", http, clock, sources: ["jspkg", "repo"] }),
+      runHarvest(db, { trigger: "test", http, clock, sources: ["jspkg", "repo"] }),
     ]);
     const jspkg = world.servers.filter((s) => s.pkg?.ecosystem === "jspkg").length;
     expect(a.counts.jspkg.attempted + b.counts.jspkg.attempted).toBe(jspkg);
