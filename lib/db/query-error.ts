@@ -1,4 +1,14 @@
-import { DrizzleQueryError } from "drizzle-orm";
+/**
+ * Drizzle's failed-statement error (DrizzleQueryError), known by its shape: the built server holds several copies
+ * of drizzle's module (Next bundles it into more than one chunk, and `instanceof` fails across copies), so the
+ * class test missed the errors of most routes and logged their statements' values after all.
+ */
+function failedStatement(err: unknown): { query: string; cause: Error } | null {
+  const e = err as { query?: unknown; params?: unknown; cause?: unknown } | null;
+  if (!(err instanceof Error) || !e || typeof e.query !== "string" || !Array.isArray(e.params)) return null;
+  if (!(e.cause instanceof Error) || !e.cause.message || !err.message.startsWith("Failed query: ")) return null;
+  return { query: e.query, cause: e.cause };
+}
 
 /**
  * What went wrong, in words. Drizzle wraps every failed statement as "Failed query: <SQL> params: <values>":
@@ -7,9 +17,10 @@ import { DrizzleQueryError } from "drizzle-orm";
  * cause. Such an error reads as that reason and the statement's first words; any other as its message.
  */
 export function errorMessage(err: unknown): string {
-  if (err instanceof DrizzleQueryError && err.cause instanceof Error && err.cause.message) {
-    const statement = err.query.replace(/\s+/g, " ").trim();
-    return `${err.cause.message} (in: ${statement.length > 60 ? `${statement.slice(0, 60)}…` : statement})`;
+  const failed = failedStatement(err);
+  if (failed) {
+    const statement = failed.query.replace(/\s+/g, " ").trim();
+    return `${failed.cause.message} (in: ${statement.length > 60 ? `${statement.slice(0, 60)}…` : statement})`;
   }
   return err instanceof Error ? err.message : String(err);
 }
