@@ -51,7 +51,7 @@ export async function createWatchAction(_prev: CreateWatchState, form: FormData)
     });
     const db = await getDb();
     const caller = await payingAccountCaller(db, account);
-    const result = await createWatch(db, input, { caller, charge: (subject, cost) => chargeCaller(caller, subject, cost) });
+    const result = await createWatch(db, input, { caller, charge: (subject, cost, extras) => chargeCaller(caller, subject, cost, extras) });
     if (result.created) log.info("watch created from the web", { accountId: account.id, watchId: result.watch.id });
     revalidatePath("/watches");
     return { created: result.created, watch: result.watch, secret: result.secret };

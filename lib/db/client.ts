@@ -4,6 +4,8 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { dataDir } from "@/lib/config";
 import * as schema from "./schema";
 import { pidMayHaveWritten } from "@/lib/boot/pid-alive";
+import { log } from "@/lib/log";
+import { errorMessage } from "./query-error";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -92,6 +94,24 @@ function lockPgliteDir(dir: string): () => void {
   };
 }
 
+/**
+ * A pooled connection that dies (the server restarted or failed over, an administrator ended it, an idle timeout)
+ * says so with an 'error' event: of the pool while the connection is idle, of the connection itself while it is
+ * checked out (a transaction's, after its statement has already failed with the reason). Unheard, either is an
+ * uncaught exception, which ends a command-line job and which Next.js logs as one. The pool drops the connection;
+ * the next query opens another.
+ */
+function listenForClosedConnections(pool: {
+  on(event: "error", listener: (err: Error) => void): unknown;
+  on(event: "connect", listener: (client: { on(event: "error", listener: (err: Error) => void): unknown }) => void): unknown;
+}): void {
+  pool.on("connect", (client) =>
+    client.on("error", (err) => log.warn("a database connection was closed; the next query opens another", { error: errorMessage(err) })),
+  );
+  // the same event, passed on by the pool for an idle connection: logged above
+  pool.on("error", () => undefined);
+}
+
 export async function openDatabase(url = process.env.DATABASE_URL): Promise<DbHandle> {
   const { kind, target } = driverFor(url);
   if (kind === "pglite") {
@@ -124,12 +144,14 @@ export async function openDatabase(url = process.env.DATABASE_URL): Promise<DbHa
     const { drizzle } = await import("drizzle-orm/neon-serverless");
     if (typeof WebSocket !== "undefined") neonConfig.webSocketConstructor = WebSocket;
     const pool = new Pool({ connectionString: target });
+    listenForClosedConnections(pool);
     const db = drizzle(pool, { schema }) as unknown as Db;
     return { db, kind, location: `Neon ${redact(target)}`, close: () => pool.end() };
   }
   const pg = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const pool = new pg.default.Pool({ connectionString: target, max: Number(process.env.DATABASE_POOL_MAX || 10) });
+  listenForClosedConnections(pool);
   const db = drizzle(pool, { schema }) as unknown as Db;
   return { db, kind, location: `Postgres ${redact(target)}`, close: () => pool.end() };
 }

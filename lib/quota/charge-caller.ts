@@ -59,8 +59,11 @@ export interface AlongsideWrite {
   values: unknown[];
 }
 
-/** What a route or tool may add to its charge (the rest of ChargeOptions comes from the wrapper). */
-export type ChargeExtras = Pick<ChargeOptions, "allowance" | "alongside" | "asyncCommit">;
+/**
+ * What a route or tool may add to its charge (the rest of ChargeOptions comes from the wrapper): `db` is the
+ * route's own open transaction when the charge must commit or roll back with its writes (a watch's creation).
+ */
+export type ChargeExtras = Pick<ChargeOptions, "allowance" | "alongside" | "asyncCommit" | "db">;
 
 export interface ChargeResult {
   /** Credits spent by this call (0 for a repeat or an anonymous caller). */

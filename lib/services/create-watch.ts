@@ -10,7 +10,7 @@ import { newUnsubscribeToken, newWatchId, newWatchSecret } from "@/lib/watches/w
 import { cancelPendingDeliveries } from "@/lib/watches/finish-delivery";
 import { toWatchView } from "@/lib/watches/watch-view";
 import { mailWatchConfirmation } from "@/lib/watches/mail-watch-confirmation";
-import { utcDay } from "@/lib/quota";
+import type { ChargeExtras } from "@/lib/quota";
 
 export const WATCH_SUBSCRIBE_COST = CREDIT_COSTS.watch_subscribe;
 
@@ -22,8 +22,8 @@ export interface WatchCaller {
 
 export interface WatchServiceContext {
   caller: WatchCaller;
-  /** Spends credits for `subject` (route wrapper's charge). */
-  charge(subject: string, cost: number): Promise<unknown>;
+  /** Spends credits for `subject` (route wrapper's charge); `extras.db` charges inside that transaction. */
+  charge(subject: string, cost: number, extras?: ChargeExtras): Promise<unknown>;
 }
 
 export interface CreateWatchResult {
@@ -90,7 +90,7 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
     if (existing) {
       const now = new Date();
       const [row] = await tx.update(watches).set({ events, label, updatedAt: now }).where(eq(watches.id, existing.id)).returning();
-      // no row: a concurrent creation that could not pay deleted it since the select; this call creates it instead
+      // no row: the watch went since the select; this call creates it instead
       if (row) {
         // events of kinds the watch no longer asks for are not sent, queued ones included
         await cancelPendingDeliveries(tx, existing.id, now, undefined, events);
@@ -130,27 +130,18 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
             : { emailConfirmToken: newUnsubscribeToken() }),
       })
       .returning();
+    // paid for in the same transaction, per server like every charge (the contract's repeat of the same server on
+    // the same UTC day is free: a second target, or the watch made again after a delete). A charge refused (402) or
+    // lost with its connection leaves no watch: after the commit, a failed charge's clean-up could fail in turn (the
+    // database gone) and leave an active watch nobody paid for, whose secret its caller never saw.
+    await ctx.charge(`watch_subscribe:${server.name}`, WATCH_SUBSCRIBE_COST, { db: tx });
     return { row, created: true };
   });
 
   if (!outcome.created) {
-    // A watch made today may be one whose creation has not paid yet (its charge runs after its commit) and, if the
-    // wallet cannot pay, is about to be deleted. Charging its subject here is a free repeat when that creation has
-    // paid, pays in its place when it has not (its own charge is then the repeat), or is the same 402 when the
-    // wallet cannot: an update never reports a watch that is gone.
-    if (utcDay(outcome.row.createdAt) === utcDay(new Date())) await ctx.charge(`watch_subscribe:${server.name}`, WATCH_SUBSCRIBE_COST);
     // asking again for a watch whose address has not confirmed sends the link again (within its mail allowance)
     await askToConfirm(outcome.row);
     return { ok: true, created: false, watch: toWatchView(outcome.row) };
-  }
-  try {
-    // per server, like every charge: the contract's repeat of the same server on the same UTC day is free (a
-    // second target, or the watch made again after a delete)
-    await ctx.charge(`watch_subscribe:${server.name}`, WATCH_SUBSCRIBE_COST);
-  } catch (err) {
-    // not paid for: the watch never existed (its outbox rows, if a change came in between, go with it)
-    await db.delete(watches).where(eq(watches.id, outcome.row.id));
-    throw err;
   }
   await askToConfirm(outcome.row);
   return { ok: true, created: true, watch: toWatchView(outcome.row), secret: outcome.row.secret };
