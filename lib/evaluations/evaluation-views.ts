@@ -26,7 +26,7 @@ export function toEvaluationDetail(row: EvaluationRow): EvaluationDetail {
     ...toEvaluationSummary(row),
     ruleset_id: RULESET_ID,
     ruleset_revision: RULESET_REVISION,
-    facts: row.facts as EvaluationDetail["facts"],
-    reasons: row.reasons as EvaluationDetail["reasons"],
+    facts: JSON.parse(row.facts) as EvaluationDetail["facts"],
+    reasons: JSON.parse(row.reasons) as EvaluationDetail["reasons"],
   };
 }

@@ -3,11 +3,11 @@ import type { AlongsideWrite } from "@/lib/quota";
 import type { PreflightEvaluation } from "@/lib/engine/evaluate";
 import { canonicalFacts } from "@/lib/engine/digest";
 
-// $1 id … $17 completed_at; facts, reasons and limitations as JSON text.
+// $1 id … $17 completed_at; facts, reasons and limitations as JSON text (stored as text: lib/db/schema/evaluations.ts).
 const INTO = `evaluations (id, account_id, key_id, server_name, policy_id, policy_revision, decision,
     facts, reasons, limitations, facts_digest, policy_digest, decision_input_digest, engine_version,
     evaluated_at, valid_until, completed_at)`;
-const SELECT = `$1::uuid, $2, $3, $4, $5, $6::int, $7, $8::jsonb, $9::jsonb, $10::jsonb, $11, $12, $13, $14,
+const SELECT = `$1::uuid, $2, $3, $4, $5, $6::int, $7, $8, $9, $10, $11, $12, $13, $14,
     $15::timestamptz, $16::timestamptz, $17::timestamptz`;
 
 /**

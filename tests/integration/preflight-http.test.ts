@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as stampGet } from "@/app/v1/stamp/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
@@ -62,6 +63,10 @@ describe("POST /v1/preflight", () => {
     const detail = evaluationDetailResponseSchema.parse(await detailRes.json());
     expect(detail.evaluation.facts_digest).toBe(body.facts_digest);
     expect(verifyEvaluation(detail)).toMatchObject({ ok: true, mismatches: [] });
+    // the record holds the facts as the very text their digest hashes, and the reasons as they were answered
+    const [stored] = await db.select().from(evaluations).where(eq(evaluations.id, body.audit_id!));
+    expect(`sha256:${createHash("sha256").update(stored.facts, "utf8").digest("hex")}`).toBe(body.facts_digest);
+    expect(JSON.parse(stored.reasons)).toEqual(body.reasons);
 
     // another account cannot read it, and sees an empty list
     const foreign = await evaluationGet(request(`/v1/evaluations/${body.audit_id}`, { key: b.key }), params(body.audit_id!));

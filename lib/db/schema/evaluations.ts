@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { tstz } from "./columns";
 
 /**
@@ -16,9 +16,12 @@ export const evaluations = pgTable(
     policyId: text("policy_id").notNull(),
     policyRevision: integer("policy_revision").notNull(),
     decision: text("decision").notNull(),
-    facts: jsonb("facts").notNull(),
-    reasons: jsonb("reasons").notNull(),
-    limitations: jsonb("limitations").notNull(),
+    // JSON text exactly as the engine wrote it (facts: the RFC 8785 text its digest hashes), not jsonb: nothing
+    // queries inside them, and parsing and compressing some 6 KB of jsonb was over a quarter of the database's work
+    // per keyed preflight (docs/preflight.md, thirteenth session)
+    facts: text("facts").notNull(),
+    reasons: text("reasons").notNull(),
+    limitations: text("limitations").notNull(),
     factsDigest: text("facts_digest").notNull(),
     policyDigest: text("policy_digest").notNull(),
     decisionInputDigest: text("decision_input_digest").notNull(),
