@@ -5,10 +5,14 @@
 // 2 when the file cannot be read.
 import fs from "node:fs";
 import { verifyEvaluation } from "@/lib/engine";
+import { firstDuplicateMember } from "@/lib/engine/duplicate-member";
 import { oneLine } from "./lib/one-line";
 import { parseArgsOrExit } from "./lib/parse-args-or-exit";
 import { userPath } from "./lib/user-path";
 
+// An evaluation is a few kilobytes. A file far larger is not one, and parsing it could exhaust the heap, a fatal
+// error no catch sees; under this size what the checks cannot hold is reported (verifyEvaluation never throws).
+const MAX_BYTES = 64 * 2 ** 20;
 const USAGE = "usage: npm run verify -- <evaluation.json>   (use - for standard input)";
 // one file ("-" is standard input) and no options: a second file or an option it would ignore must not pass as verified
 const { values, positionals } = parseArgsOrExit({ options: { help: { type: "boolean", short: "h" } }, allowPositionals: true });
@@ -23,12 +27,23 @@ if (positionals.length !== 1) {
 const arg = positionals[0];
 const file = arg === "-" ? arg : userPath(arg);
 let input: unknown;
+let duplicate: string | null;
 try {
   // a leading byte order mark is not JSON but many Windows tools write one; the API reads bodies past it too
-  input = JSON.parse(fs.readFileSync(file === "-" ? 0 : file, "utf8").replace(/^\uFEFF/, ""));
+  if (file !== "-" && fs.statSync(file).size > MAX_BYTES) throw new Error(`it is over ${MAX_BYTES / 2 ** 20} MiB, and no evaluation is`);
+  const bytes = fs.readFileSync(file === "-" ? 0 : file);
+  if (bytes.length > MAX_BYTES) throw new Error(`it is over ${MAX_BYTES / 2 ** 20} MiB, and no evaluation is`);
+  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+  input = JSON.parse(text);
+  duplicate = firstDuplicateMember(text);
 } catch (err) {
   console.error(`cannot read ${file}: ${oneLine((err as Error).message)}`);
   process.exit(2);
+}
+if (duplicate !== null) {
+  // JSON.parse would keep the last one; a reader may have believed the first
+  console.error(`mismatch: ${duplicate} is stated more than once; an evaluation names each member once`);
+  process.exit(1);
 }
 const report = verifyEvaluation(input);
 for (const w of report.warnings) console.warn(`warning: ${w}`);

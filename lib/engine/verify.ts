@@ -3,6 +3,7 @@ import { ENGINE_VERSION } from "./engine-version";
 import { evaluate } from "./evaluate";
 import { factsSchema, type Facts } from "./facts";
 import { getPolicy } from "./policies";
+import { dateTimeSchema, evaluationDetailResponseSchema, evaluationDetailSchema, preflightResultSchema } from "@/lib/schemas/preflight";
 
 export interface VerifyReport {
   /** true when every recomputed value equals the stated one. */
@@ -16,15 +17,39 @@ export interface VerifyReport {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The stated values, from an EvaluationDetailResponse (`{ok, evaluation}`), its `evaluation`, or a PreflightResult. */
-function statedValues(input: unknown): Obj | null {
+// The members each accepted shape has (the contract's closed objects). A member outside them is reported: a
+// copy with `"verified": true` or `"signature": ...` added is not what the service returned, and verify must not
+// pass it as checked when it changes what its reader believes.
+const RESPONSE_MEMBERS = new Set(Object.keys(evaluationDetailResponseSchema.shape));
+const EVALUATION_MEMBERS = new Set(Object.keys(evaluationDetailSchema.shape));
+const RESULT_MEMBERS = new Set(Object.keys(preflightResultSchema.shape));
+
+/** The members of `obj` outside `known`, each as `<where>.<name>` (or just the name at the top). */
+function unknownMembers(obj: Obj, known: ReadonlySet<string>, where: string): string[] {
+  return Object.keys(obj)
+    .filter((k) => !known.has(k))
+    .map((k) => (where ? `${where}.${k}` : k));
+}
+
+/**
+ * The stated values, from an EvaluationDetailResponse (`{ok, evaluation}`), its `evaluation`, or a PreflightResult,
+ * and the members none of those shapes has.
+ */
+function statedValues(input: unknown): { ev: Obj; unknown: string[] } | null {
   if (!isObj(input)) return null;
-  const ev = isObj(input.evaluation) ? input.evaluation : input;
-  if (isObj(ev.policy)) {
-    // PreflightResult shape: policy is {id, revision, digest}
-    return { ...ev, policy_id: ev.policy.id, policy_revision: ev.policy.revision, policy_digest: ev.policy.digest };
+  if (isObj(input.evaluation)) {
+    const ev = input.evaluation;
+    return { ev, unknown: [...unknownMembers(input, RESPONSE_MEMBERS, ""), ...unknownMembers(ev, EVALUATION_MEMBERS, "evaluation")] };
   }
-  return ev;
+  if (isObj(input.policy)) {
+    // PreflightResult shape: policy is {id, revision, digest}
+    const p = input.policy;
+    return {
+      ev: { ...input, policy_id: p.id, policy_revision: p.revision, policy_digest: p.digest },
+      unknown: [...unknownMembers(input, RESULT_MEMBERS, ""), ...unknownMembers(p, new Set(["id", "revision", "digest"]), "policy")],
+    };
+  }
+  return { ev: input, unknown: unknownMembers(input, EVALUATION_MEMBERS, "") };
 }
 
 const REQUIRED = [
@@ -57,23 +82,36 @@ const ALWAYS_STATED = new Set(["decision_scope", "audit_signed"]);
 export function verifyEvaluation(input: unknown): VerifyReport {
   const mismatches: string[] = [];
   const warnings: string[] = [];
-  const done = () => ({ ok: mismatches.length === 0, mismatches, warnings });
-
-  const ev = statedValues(input);
-  if (!ev) {
-    mismatches.push("input is not an evaluation object");
-    return done();
+  try {
+    check(input, mismatches, warnings);
+  } catch (e) {
+    // what the checks do not foresee, such as a 300 MB string in the facts that no reason text can hold
+    // (RangeError: Invalid string length): one line of report, not a stack trace from `npm run verify`
+    mismatches.push(`the evaluation cannot be checked: ${(e as Error).message}`);
   }
+  return { ok: mismatches.length === 0, mismatches, warnings };
+}
+
+function check(input: unknown, mismatches: string[], warnings: string[]): void {
+  const stated = statedValues(input);
+  if (!stated) {
+    mismatches.push("input is not an evaluation object");
+    return;
+  }
+  const { ev } = stated;
+  if (stated.unknown.length) mismatches.push(`${stated.unknown.join(", ")}: not a member of an evaluation`);
+  // the response and the PreflightResult state ok, which is always true (an answer saying false is an error body)
+  if (isObj(input) && input.ok !== undefined && input.ok !== true) mismatches.push(`ok is ${show(input.ok)}, but it is always true`);
   const missing = REQUIRED.filter((k) => ev[k] === undefined);
   if (missing.length) {
     mismatches.push(`evaluation lacks ${missing.join(", ")}`);
-    return done();
+    return;
   }
 
   const policy = typeof ev.policy_id === "string" ? getPolicy(ev.policy_id) : undefined;
   if (!policy) {
     mismatches.push(`policy_id ${String(ev.policy_id)} is not a built-in policy`);
-    return done();
+    return;
   }
   // values the contract fixes: a result stating anything else is not one this engine (or any) produced
   for (const [field, fixed] of FIXED_VALUES) {
@@ -83,7 +121,7 @@ export function verifyEvaluation(input: unknown): VerifyReport {
     } else if (ev[field] !== fixed) mismatches.push(`${field} is ${JSON.stringify(ev[field])}, but it is always ${JSON.stringify(fixed)}`);
   }
   if (ev.policy_revision !== undefined && ev.policy_revision !== policy.revision) {
-    mismatches.push(`policy_revision is ${String(ev.policy_revision)}, but ${policy.id} has revision ${policy.revision}`);
+    mismatches.push(`policy_revision is ${JSON.stringify(ev.policy_revision)}, but ${policy.id} has revision ${policy.revision}`);
   }
   const policy_digest = policyDigest(policy);
   if (ev.policy_digest !== policy_digest) {
@@ -95,7 +133,7 @@ export function verifyEvaluation(input: unknown): VerifyReport {
     facts_digest = factsDigest(ev.facts as Facts);
   } catch (e) {
     mismatches.push(`facts have no canonical JSON form: ${(e as Error).message}`);
-    return done();
+    return;
   }
   if (ev.facts_digest !== facts_digest) {
     mismatches.push(`facts_digest is ${String(ev.facts_digest)}, recomputed ${facts_digest}`);
@@ -112,20 +150,23 @@ export function verifyEvaluation(input: unknown): VerifyReport {
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     mismatches.push(`facts do not match facts schema 1 (${first.path.join(".") || "(root)"}: ${first.message})`);
-    return done();
+    return;
   }
   const now = new Date(evaluated_at);
   if (Number.isNaN(now.getTime())) {
     mismatches.push(`evaluated_at ${evaluated_at} is not a date-time`);
-    return done();
+    return;
   }
   if (now.toISOString() !== evaluated_at) {
     warnings.push(`evaluated_at ${evaluated_at} is not in the engine's own form ${now.toISOString()}`);
   }
   if (engine_version !== ENGINE_VERSION) {
-    warnings.push(
-      `the evaluation names engine ${engine_version}; the decision and reasons were recomputed with engine ${ENGINE_VERSION}`,
+    // Another release's rules may decide otherwise: re-running this one's would either pass a decision it never
+    // checked or call a genuine one forged. The digests above do not depend on the engine, so they were checked.
+    mismatches.push(
+      `engine_version is ${JSON.stringify(ev.engine_version)}; this is engine ${ENGINE_VERSION}, which re-runs only its own rules: verify the decision and reasons with release ${engine_version}`,
     );
+    return;
   }
 
   let again: ReturnType<typeof evaluate>;
@@ -134,7 +175,7 @@ export function verifyEvaluation(input: unknown): VerifyReport {
   } catch (e) {
     // a time a Date holds but whose validity window (+24 h) it cannot, such as +275760-09-13: reported, not thrown
     mismatches.push(`the rules cannot be re-run at evaluated_at ${evaluated_at}: ${(e as Error).message}`);
-    return done();
+    return;
   }
   if (ev.server_name !== again.server_name) {
     mismatches.push(`server_name is ${String(ev.server_name)}, but the facts are of ${again.server_name}`);
@@ -142,7 +183,9 @@ export function verifyEvaluation(input: unknown): VerifyReport {
   if (ev.decision !== again.decision) {
     mismatches.push(`decision is ${String(ev.decision)}, recomputed ${again.decision}`);
   }
-  if (typeof ev.valid_until !== "string" || Date.parse(ev.valid_until) !== Date.parse(again.valid_until)) {
+  // an RFC 3339 date-time first: Date.parse also reads "Sat Nov 28 2026 15:00:08.344 GMT (renewed to 2099)"
+  // and, with no offset, local time, which would make the answer depend on the verifying machine's time zone
+  if (!dateTimeSchema.safeParse(ev.valid_until).success || Date.parse(ev.valid_until as string) !== Date.parse(again.valid_until)) {
     mismatches.push(`valid_until is ${String(ev.valid_until)}, recomputed ${again.valid_until}`);
   }
   compareReasons(ev.reasons, again.reasons, mismatches);
@@ -152,7 +195,7 @@ export function verifyEvaluation(input: unknown): VerifyReport {
   if (ev.limitations !== undefined && safeCanonical(ev.limitations) !== canonicalJson(again.limitations)) {
     mismatches.push("limitations differ from the recomputed limitations");
   }
-  return done();
+  return;
 }
 
 function safeCanonical(v: unknown): string | null {

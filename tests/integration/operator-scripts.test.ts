@@ -6,6 +6,8 @@ import { spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { openDatabase, pgliteLockHolder } from "@/lib/db/client";
 import { runScript, type ScriptRun } from "@/tests/helpers/run-script";
+import { evaluate, STRICT_POLICY, toPreflightResult } from "@/lib/engine";
+import { buildFacts, NOW, repo } from "@/tests/unit/engine/facts-builder";
 
 // The operator scripts as an operator runs them: a fresh process on the embedded database (no server
 // holds it, so the work is done in the script's own process). Once per suite: they open their own database.
@@ -142,6 +144,27 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     // read (a mismatch, exit 1), not "cannot read" (exit 2)
     expect(verify.stderr).not.toMatch(/cannot read/);
     expect(verify.status).toBe(1);
+  });
+
+  it("verify refuses a saved evaluation that names a member twice: JSON.parse keeps the last, its reader may believe the first", async () => {
+    const result = toPreflightResult(evaluate({ facts: buildFacts({ repository: repo({ exists: false }) }), policy: STRICT_POLICY, now: NOW }), null);
+    expect(result.decision).toBe("BLOCK");
+    const saved = path.join(dataDir, "twice.json");
+    fs.writeFileSync(saved, JSON.stringify(result));
+    expect((await run("verify", saved)).status).toBe(0);
+    fs.writeFileSync(saved, JSON.stringify(result).replace('"decision":"BLOCK"', '"decision":"PASS","decision":"BLOCK"'));
+    const verify = await run("verify", saved);
+    expect(verify.status).toBe(1);
+    expect(verify.stderr.trim()).toBe("mismatch: decision is stated more than once; an evaluation names each member once");
+    expect(verify.stdout).not.toMatch(/verified/);
+  });
+
+  it("verify refuses a file far larger than any evaluation in one line, before parsing it could exhaust the heap", async () => {
+    const huge = path.join(dataDir, "huge.json");
+    fs.writeFileSync(huge, `{${" ".repeat(65 * 2 ** 20)}}`);
+    const verify = await run("verify", huge);
+    expect(verify.status).toBe(2);
+    expect(verify.stderr.trim()).toBe(`cannot read ${huge}: it is over 64 MiB, and no evaluation is`);
   });
 
   it("a dump of which no entry can be read fails (exit 1) instead of reporting success; one bad entry among good ones is a warning", async () => {

@@ -92,13 +92,73 @@ describe("verifyEvaluation", () => {
     expect(report.mismatches.some((m) => m.startsWith("decision_input_digest"))).toBe(true);
   });
 
-  it("warns when the evaluation names another engine version, and checks digests with that version", () => {
+  it("refuses to pass a decision made by another engine version: its rules are not the ones this one re-runs", () => {
     const old = evaluate({ facts: buildFacts(), policy: STRICT_POLICY, now: NOW, engineVersion: "0.0.1" });
     const report = verifyEvaluation(detailOf(old));
-    expect(report.ok).toBe(true);
-    expect(report.warnings).toEqual([
-      `the evaluation names engine 0.0.1; the decision and reasons were recomputed with engine ${ENGINE_VERSION}`,
+    expect(report.ok).toBe(false);
+    // one line: the digests, which do not depend on the engine, matched
+    expect(report.mismatches).toEqual([
+      `engine_version is "0.0.1"; this is engine ${ENGINE_VERSION}, which re-runs only its own rules: verify the decision and reasons with release 0.0.1`,
     ]);
+  });
+
+  it("reports members no evaluation has, in each accepted shape: a reader would believe them", () => {
+    const detail = detailOf(ev);
+    detail.evaluation.verified = true;
+    detail.evaluation.signature = "ed25519:AAAA";
+    detail.decision = "PASS";
+    expect(verifyEvaluation(detail).mismatches).toEqual(["decision, evaluation.verified, evaluation.signature: not a member of an evaluation"]);
+    const inner = detailOf(ev).evaluation;
+    inner.override = "PASS";
+    expect(verifyEvaluation(inner).mismatches).toEqual(["override: not a member of an evaluation"]);
+    const result = JSON.parse(JSON.stringify(toPreflightResult(ev, null)));
+    result.policy.signed = true;
+    expect(verifyEvaluation(result).mismatches).toEqual(["policy.signed: not a member of an evaluation"]);
+  });
+
+  it("takes valid_until only as an RFC 3339 date-time, in any offset, not whatever Date.parse reads", () => {
+    const instant = Date.parse(ev.valid_until);
+    const ok = detailOf(ev);
+    ok.evaluation.valid_until = new Date(instant + 3_600_000).toISOString().replace("Z", "+01:00");
+    expect(verifyEvaluation(ok).mismatches).toEqual([]);
+    for (const forged of [
+      // V8 reads both as the same instant: the first carries a claim, the second means local time to its reader
+      `${new Date(instant).toUTCString().replace(" GMT", `.${String(instant % 1000).padStart(3, "0")} GMT`)} (renewed to 2099)`,
+      ev.valid_until.replace("Z", ""),
+    ]) {
+      // (the second is this instant only where the machine's time zone is UTC: verify must not depend on it)
+      if (forged.includes("GMT")) expect(Date.parse(forged)).toBe(instant);
+      const detail = detailOf(ev);
+      detail.evaluation.valid_until = forged;
+      expect(verifyEvaluation(detail).mismatches, forged).toEqual([`valid_until is ${forged}, recomputed ${ev.valid_until}`]);
+    }
+  });
+
+  it("reports an ok that is not true: an answer saying false is an error body, not an evaluation", () => {
+    const detail = detailOf(ev);
+    detail.ok = false;
+    expect(verifyEvaluation(detail).mismatches).toEqual(["ok is false, but it is always true"]);
+  });
+
+  it("reports, never throws, what its checks do not foresee (a fact no reason text can hold: RangeError)", () => {
+    const detail = detailOf(ev);
+    // stands in for a 300 MB string in the facts, which made `npm run verify` die with a stack trace where a
+    // recomputed reason holding it was written out as canonical JSON
+    Object.defineProperty(detail.evaluation, "meaning", {
+      enumerable: true,
+      get: () => {
+        throw new RangeError("Invalid string length");
+      },
+    });
+    const report = verifyEvaluation(detail);
+    expect(report.ok).toBe(false);
+    expect(report.mismatches.at(-1)).toBe("the evaluation cannot be checked: Invalid string length");
+  });
+
+  it("quotes a policy_revision of the wrong type, so the message names the difference", () => {
+    const detail = detailOf(ev);
+    detail.evaluation.policy_revision = "1";
+    expect(verifyEvaluation(detail).mismatches).toEqual([`policy_revision is "1", but builtin:strict has revision 1`]);
   });
 
   it("reports values the contract fixes when they are stated otherwise", () => {
