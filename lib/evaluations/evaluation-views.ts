@@ -3,7 +3,10 @@ import type { EvaluationDetail, EvaluationSummary } from "@/lib/schemas/prefligh
 import { RULESET_ID, RULESET_REVISION } from "@/lib/engine/policies";
 import { DECISION_SCOPE } from "@/lib/engine/types";
 
-export function toEvaluationSummary(row: EvaluationRow): EvaluationSummary {
+/** The columns a summary is made of: a list reads these, not the facts and reasons it would drop. */
+export type EvaluationSummaryRow = Omit<EvaluationRow, "facts" | "reasons" | "limitations">;
+
+export function toEvaluationSummary(row: EvaluationSummaryRow): EvaluationSummary {
   return {
     audit_id: row.id,
     server_name: row.serverName,
