@@ -112,6 +112,9 @@ describe("web pages in a browser", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Skip to content");
     await page.keyboard.press("Enter");
+    // a fragment navigation reaches page.url() through an event that can arrive after the key press returns
+    // (CI once read the URL first and saw no hash): wait for it, as a reader's browser would show it
+    await page.waitForURL((u) => u.hash === "#main", { timeout: 5000 });
     expect(new URL(page.url()).hash).toBe("#main");
   });
 
