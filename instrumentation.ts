@@ -3,6 +3,8 @@ export async function register() {
   // The runtime test wraps the import itself so the edge build drops the branch and everything boot pulls in
   // (database drivers, nodemailer for watch e-mails), which cannot load there.
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    // before any request: what the memos keep is computed in this context, not in the request that asked first
+    (await import("./lib/cache/detached-context")).installDetachedContext();
     const { boot, bootFailed } = await import("./lib/boot/boot");
     const started = boot();
     // scripts/server.mjs stops the process with one line when the start fails, closing the database first (Next.js

@@ -8,6 +8,8 @@
 // routes separately; a module-level counter would not be seen across them. Writes by other processes
 // reach a memo within its time to live.
 
+import { runDetached } from "./detached-context";
+
 interface Entry {
   at: number;
   /** This entry's time to live (the memo's, spread by `jitter`). */
@@ -131,7 +133,7 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
           if (!fresh && !hit.refreshing && refreshes < maxRefreshes) {
             hit.refreshing = true;
             refreshes++;
-            const next: Entry = { at: nowMs, ttl: lifetime(ttl), generation, value: compute(true), weight: 0 };
+            const next: Entry = { at: nowMs, ttl: lifetime(ttl), generation, value: runDetached(() => compute(true)), weight: 0 };
             next.value.then(
               () => {
                 refreshes--;
@@ -146,7 +148,7 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
           return hit.value as Promise<T>;
         }
       }
-      const value = compute(false);
+      const value = runDetached(() => compute(false));
       store(cache, key, { at: nowMs, ttl: lifetime(ttl), generation, value, weight: 0 });
       return value;
     },
