@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { normalizeRegistryEntry } from "./normalize-registry-entry";
 import { ingestEntries, type IngestResult } from "./ingest-entries";
-import { believableTime } from "./listing-age";
+import { believableTime } from "@/lib/sources/upstream-time";
 
 /**
  * A dump is a complete listing taken at some moment it does not record. The
@@ -14,7 +14,7 @@ export function dumpObservedAt(entries: unknown[], now = new Date()): Date {
   for (const raw of entries) {
     try {
       const e = normalizeRegistryEntry(raw);
-      // a time past the moment we read the dump is not one it can reflect (listing-age.ts believableTime)
+      // a time past the moment we read the dump is not one it can reflect (upstream-time.ts believableTime)
       for (const t of [e.updatedAt, e.publishedAt, e.statusChangedAt]) {
         const d = believableTime(t, now);
         if (d && d.getTime() > newest) newest = d.getTime();

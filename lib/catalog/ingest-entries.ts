@@ -9,8 +9,9 @@ import { loadServerEvidence } from "@/lib/harvest/load-server-evidence";
 import { detectStateChanges } from "@/lib/harvest/state-changes";
 import { normalizeRegistryEntry, type RegistryEntry } from "./normalize-registry-entry";
 import { normalizeRepositoryUrl } from "./repository-url";
-import { believableTime, heldIsNewer, listingAge, mayDelist, versionIsNewer, type ListingAge } from "./listing-age";
+import { heldIsNewer, listingAge, mayDelist, versionIsNewer, type ListingAge } from "./listing-age";
 import { failureText } from "@/lib/db/storable-text";
+import { believableTime } from "@/lib/sources/upstream-time";
 
 export interface IngestOptions {
   source: "api" | "file";

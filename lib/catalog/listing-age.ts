@@ -15,21 +15,6 @@ export interface ListingAge {
   goneBy: Date | null;
 }
 
-/**
- * How far past the moment of reading a registry time may lie and still be believed: the registry cannot have
- * updated a row after we read it, so a later time is its clock's skew, and a day covers any real skew.
- */
-export const REGISTRY_CLOCK_SKEW_MS = 24 * 3600 * 1000;
-
-/**
- * A registry time, or null where it lies more than the skew past `readAt` (a clock bug, a hand-edited export).
- * Believed, one such time made the listing "observed" then and every later listing older than it: nothing was
- * delisted, relisted or moved to a newer version again.
- */
-export function believableTime(at: Date | null, readAt: Date): Date | null {
-  return at && at.getTime() > readAt.getTime() + REGISTRY_CLOCK_SKEW_MS ? null : at;
-}
-
 export function listingAge(observedAt: Date, newestWritten: Date | null, newestComplete: Date | null): ListingAge {
   return {
     observedAt,

@@ -4,6 +4,7 @@ import type { Tx } from "@/lib/db/client";
 import { repositoryObservations, servers } from "@/lib/db/schema";
 import { fetchRepoRest, fetchReposGraphql, GraphqlResourceLimitError, repoKey, type RepoAnswer, type RepoRef } from "@/lib/sources/github";
 import type { FetchJsonOptions } from "@/lib/sources/http";
+import { believableTime } from "@/lib/sources/upstream-time";
 import { query, ts } from "./db-helpers";
 import { httpFor, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
@@ -107,7 +108,8 @@ export const repoSource: SourceSpec<RepoItem, RepoAnswer> = {
             archived: r.archived,
             disabled: r.disabled,
             fork: r.fork,
-            pushedAt: r.pushedAt,
+            // a push more than the skew after we observed it has not happened: unknown, as for registry times
+            pushedAt: believableTime(r.pushedAt, at),
             stars: r.stars,
             ownerLogin: r.ownerLogin,
             ownerType: r.ownerType,

@@ -10,7 +10,7 @@ import { httpFor, noteError, type HarvestContext, type SourceSpec } from "./harv
 import { loadServerEvidence } from "./load-server-evidence";
 import { pool } from "./run-source";
 import { detectStateChanges } from "./state-changes";
-import { parseUpstreamTime } from "@/lib/sources/upstream-time";
+import { believableTime, parseUpstreamTime } from "@/lib/sources/upstream-time";
 
 interface VulnItem {
   ecosystem: string;
@@ -102,9 +102,19 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
       for (const row of await ctx.db.select().from(osvAdvisories).where(inArray(osvAdvisories.id, ids.slice(i, i + 1000)))) cached.set(row.id, row);
     }
     const newestModified = new Map<string, string | null>();
+    // OSV's times, like every upstream's, are unknown when more than the skew past our reading (believableTime):
+    // a cached `modified` a year ahead would make every real update look older, and never be read again
+    const readAt = ctx.clock();
+    const ahead = (m: string | null) => {
+      const t = parseUpstreamTime(m);
+      return t !== null && believableTime(t, readAt) === null;
+    };
     // compared as instants: as text, "…:00.5Z" sorts before "…:00Z", and a time that names none is no news
     const instant = (m: string | null | undefined) => parseUpstreamTime(m)?.getTime() ?? -Infinity;
-    for (const h of hits.flat()) if (!newestModified.has(h.id) || instant(h.modified) > instant(newestModified.get(h.id))) newestModified.set(h.id, h.modified);
+    for (const h of hits.flat()) {
+      const m = ahead(h.modified) ? null : h.modified;
+      if (!newestModified.has(h.id) || instant(m) > instant(newestModified.get(h.id))) newestModified.set(h.id, m);
+    }
     const stale = ids.filter((id) => {
       const c = cached.get(id);
       const m = instant(newestModified.get(id));
@@ -115,7 +125,8 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
       if (ctx.rateLimits.vuln) return;
       try {
         const rec = await osvGetVuln(id, http);
-        if (rec) records.set(id, rec);
+        // a withdrawal dated past our reading has not happened yet: the advisory still counts
+        if (rec) records.set(id, { ...rec, modified: believableTime(rec.modified, readAt), withdrawn: believableTime(rec.withdrawn, readAt) });
       } catch (err) {
         if (err instanceof RateLimitedError) ctx.rateLimits.vuln ??= err;
         // the batch already told us the id affects the version; its details wait for a later run

@@ -29,6 +29,23 @@ export function parseUpstreamTime(v: unknown): Date | null {
   return Number.isNaN(t) ? null : new Date(t);
 }
 
+/**
+ * How far past the moment of reading an upstream time may lie and still be believed: no upstream can have
+ * changed anything after we read it, so a later time is its clock's skew, and a day covers any real skew.
+ */
+export const UPSTREAM_CLOCK_SKEW_MS = 24 * 3600 * 1000;
+
+/**
+ * An upstream time, or null where it lies more than the skew past `readAt` (a clock bug, a hand-edited export):
+ * unknown, like a time that names no instant. Believed, a registry time dated 2099 made its listing "observed"
+ * then and every later listing older than it (nothing delisted, relisted or moved to a newer version again); a
+ * GitHub push dated a year ahead counted as fresh maintenance; an OSV `modified` ahead of the clock made every
+ * real update look older than the cached record, and a `withdrawn` ahead of it hid an advisory not yet withdrawn.
+ */
+export function believableTime(at: Date | null, readAt: Date): Date | null {
+  return at && at.getTime() > readAt.getTime() + UPSTREAM_CLOCK_SKEW_MS ? null : at;
+}
+
 // date [T time [fraction] [offset]]; offsets as +hh:mm (RFC 3339) or +hhmm (ISO 8601 basic, seen in the wild)
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
 

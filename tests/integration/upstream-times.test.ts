@@ -1,3 +1,4 @@
+import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { osvAdvisories } from "@/lib/db/schema";
@@ -43,6 +44,10 @@ describe("times read from GitHub and OSV answers", () => {
       ["2026-01-15T10:00:00", "2026-01-15T10:00:00.000Z"],
       ["2026-02-30T10:00:00Z", null],
       ["yesterday", null],
+      // past our own observation: within a day it is the host's clock skew, beyond it a time the host cannot
+      // have reached (a push a year ahead would read as fresh maintenance), so unknown, as for registry times
+      ["2026-03-01T23:00:00Z", "2026-03-01T23:00:00.000Z"],
+      ["2027-03-01T00:00:00Z", null],
     ];
     const servers = withRepo().slice(0, cases.length);
     servers.forEach((s, i) => {
@@ -72,6 +77,31 @@ describe("times read from GitHub and OSV answers", () => {
       ["GHSA-feb-30", null],
       ["GHSA-nanos", "2026-02-03T03:05:06.123Z"],
       ["GHSA-not-a-time", null],
+    ]);
+  });
+
+  it("an advisory's modified or withdrawn time more than a day after we read it is unknown", async () => {
+    const [, , c] = world.servers.filter((x) => x.pkg?.ecosystem === "jspkg" && x.pkg.version && fake.npm.packages.has(x.pkg.identifier) && !fake.npm.packages.get(x.pkg.identifier)!.unpublished);
+    const add = (id: string, modified: string, withdrawn?: string) =>
+      fake.osv.add({ id, modified, summary: id, severity: "HIGH", ecosystem: "npm", name: c.pkg!.identifier, versions: [c.pkg!.version!], withdrawn });
+    add("GHSA-next-year", "2027-03-08T00:00:00Z");
+    add("GHSA-skewed", "2026-03-08T23:00:00Z");
+    // a withdrawal dated a year ahead is not one that has happened: the advisory still counts
+    add("GHSA-withdrawn-later", "2026-02-01T00:00:00Z", "2027-03-08T00:00:00Z");
+    // a week on, so the look-ups the test before made are due again
+    const later = () => new Date("2026-03-08T00:00:00Z");
+    const run = await runHarvest(db, { trigger: "test", http: TEST_HTTP, clock: later, sources: ["jspkg", "vuln"] });
+    expect(run.counts.vuln.failed).toBe(0);
+    expect((await readServerObservations(db, c.name))!.packages[0].advisories?.map((x) => x.id)).toEqual(["GHSA-next-year", "GHSA-skewed", "GHSA-withdrawn-later"]);
+    const stored = await db
+      .select({ id: osvAdvisories.id, modified: osvAdvisories.modified, withdrawn: osvAdvisories.withdrawn })
+      .from(osvAdvisories)
+      .where(inArray(osvAdvisories.id, ["GHSA-next-year", "GHSA-skewed", "GHSA-withdrawn-later"]))
+      .orderBy(osvAdvisories.id);
+    expect(stored.map((r) => [r.id, r.modified?.toISOString() ?? null, r.withdrawn?.toISOString() ?? null])).toEqual([
+      ["GHSA-next-year", null, null],
+      ["GHSA-skewed", "2026-03-08T23:00:00.000Z", null],
+      ["GHSA-withdrawn-later", "2026-02-01T00:00:00.000Z", null],
     ]);
   });
 });

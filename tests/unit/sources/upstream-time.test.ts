@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseUpstreamTime } from "@/lib/sources/upstream-time";
+import { believableTime, parseUpstreamTime, UPSTREAM_CLOCK_SKEW_MS } from "@/lib/sources/upstream-time";
 import { normalizeRegistryEntry } from "@/lib/catalog/normalize-registry-entry";
 
 const zone = process.env.TZ;
@@ -65,4 +65,18 @@ describe("parseUpstreamTime: the instant an upstream's time names, or null", () 
     expect(e.publishedAt).toBeNull();
     expect(e.updatedAt?.toISOString()).toBe("2026-03-01T09:00:00.123Z");
   });
+});
+
+describe("believableTime: an upstream time past our reading by more than the skew is unknown", () => {
+  const readAt = new Date("2026-03-01T00:00:00Z");
+  const after = (ms: number) => new Date(readAt.getTime() + ms);
+  it.each([
+    ["long before", new Date("2020-01-01T00:00:00Z"), true],
+    ["exactly the skew after (a clock a day fast)", after(UPSTREAM_CLOCK_SKEW_MS), true],
+    ["a millisecond past the skew", after(UPSTREAM_CLOCK_SKEW_MS + 1), false],
+    ["a year after", after(365 * UPSTREAM_CLOCK_SKEW_MS), false],
+  ])("%s", (_, at, kept) => {
+    expect(believableTime(at, readAt)).toBe(kept ? at : null);
+  });
+  it("unknown stays unknown", () => expect(believableTime(null, readAt)).toBeNull());
 });
