@@ -13,6 +13,7 @@ import { userPath } from "./lib/user-path";
 // An evaluation is a few kilobytes. A file far larger is not one, and parsing it could exhaust the heap, a fatal
 // error no catch sees; under this size what the checks cannot hold is reported (verifyEvaluation never throws).
 const MAX_BYTES = 64 * 2 ** 20;
+const TOO_LARGE = `it is over ${MAX_BYTES / 2 ** 20} MiB, and no evaluation is`;
 const USAGE = "usage: npm run verify -- <evaluation.json>   (use - for standard input)";
 // one file ("-" is standard input) and no options: a second file or an option it would ignore must not pass as verified
 const { values, positionals } = parseArgsOrExit({ options: { help: { type: "boolean", short: "h" } }, allowPositionals: true });
@@ -30,9 +31,9 @@ let input: unknown;
 let duplicate: string | null;
 try {
   // a leading byte order mark is not JSON but many Windows tools write one; the API reads bodies past it too
-  if (file !== "-" && fs.statSync(file).size > MAX_BYTES) throw new Error(`it is over ${MAX_BYTES / 2 ** 20} MiB, and no evaluation is`);
+  if (file !== "-" && fs.statSync(file).size > MAX_BYTES) throw new Error(TOO_LARGE);
   const bytes = fs.readFileSync(file === "-" ? 0 : file);
-  if (bytes.length > MAX_BYTES) throw new Error(`it is over ${MAX_BYTES / 2 ** 20} MiB, and no evaluation is`);
+  if (bytes.length > MAX_BYTES) throw new Error(TOO_LARGE);
   const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
   input = JSON.parse(text);
   duplicate = firstDuplicateMember(text);

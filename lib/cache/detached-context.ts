@@ -3,10 +3,9 @@ import { AsyncResource } from "node:async_hooks";
 // A promise remembers the async context it was made in: Node 20's AsyncLocalStorage copies every store of the
 // current context onto each new promise, and Next.js keeps the request's whole state in such stores (the
 // request, the response and its headers, the after() callbacks, the render options). A value a memo keeps for
-// half a minute, computed inside a request, therefore kept that request alive with it, and since it outlived
-// young collections, all of it was promoted: under search load about 4 MB each scavenge, which made the old
-// generation fill and a full collection stall the server every 20 s or so (docs/search-and-cards.md, fourteenth
-// session). A kept value is computed here instead, in a context made once at start, outside any request.
+// half a minute, computed inside a request, therefore kept that request alive with it: a heap snapshot under
+// search load held 469 responses, and 13 once kept values were computed here instead, in a context made once at
+// start, outside any request (docs/search-and-cards.md, fourteenth session).
 
 const SLOT = Symbol.for("mcp-preflight.detached-context");
 type Slot = Record<symbol, AsyncResource | undefined>;

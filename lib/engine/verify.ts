@@ -23,6 +23,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const RESPONSE_MEMBERS = new Set(Object.keys(evaluationDetailResponseSchema.shape));
 const EVALUATION_MEMBERS = new Set(Object.keys(evaluationDetailSchema.shape));
 const RESULT_MEMBERS = new Set(Object.keys(preflightResultSchema.shape));
+const RESULT_POLICY_MEMBERS = new Set(Object.keys(preflightResultSchema.shape.policy.shape));
 
 /** The members of `obj` outside `known`, each as `<where>.<name>` (or just the name at the top). */
 function unknownMembers(obj: Obj, known: ReadonlySet<string>, where: string): string[] {
@@ -46,7 +47,7 @@ function statedValues(input: unknown): { ev: Obj; unknown: string[] } | null {
     const p = input.policy;
     return {
       ev: { ...input, policy_id: p.id, policy_revision: p.revision, policy_digest: p.digest },
-      unknown: [...unknownMembers(input, RESULT_MEMBERS, ""), ...unknownMembers(p, new Set(["id", "revision", "digest"]), "policy")],
+      unknown: [...unknownMembers(input, RESULT_MEMBERS, ""), ...unknownMembers(p, RESULT_POLICY_MEMBERS, "policy")],
     };
   }
   return { ev: input, unknown: unknownMembers(input, EVALUATION_MEMBERS, "") };
@@ -195,7 +196,6 @@ function check(input: unknown, mismatches: string[], warnings: string[]): void {
   if (ev.limitations !== undefined && safeCanonical(ev.limitations) !== canonicalJson(again.limitations)) {
     mismatches.push("limitations differ from the recomputed limitations");
   }
-  return;
 }
 
 function safeCanonical(v: unknown): string | null {

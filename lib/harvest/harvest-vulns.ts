@@ -105,14 +105,11 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
     // OSV's times, like every upstream's, are unknown when more than the skew past our reading (believableTime):
     // a cached `modified` a year ahead would make every real update look older, and never be read again
     const readAt = ctx.clock();
-    const ahead = (m: string | null) => {
-      const t = parseUpstreamTime(m);
-      return t !== null && believableTime(t, readAt) === null;
-    };
+    const believed = (m: string | null) => (believableTime(parseUpstreamTime(m), readAt) ? m : null);
     // compared as instants: as text, "…:00.5Z" sorts before "…:00Z", and a time that names none is no news
     const instant = (m: string | null | undefined) => parseUpstreamTime(m)?.getTime() ?? -Infinity;
     for (const h of hits.flat()) {
-      const m = ahead(h.modified) ? null : h.modified;
+      const m = believed(h.modified);
       if (!newestModified.has(h.id) || instant(m) > instant(newestModified.get(h.id))) newestModified.set(h.id, m);
     }
     const stale = ids.filter((id) => {
