@@ -200,6 +200,11 @@ export function factsCacheSeconds(): number {
 }
 /** At most this many servers' records (facts and listing, a few KB each) kept per process; least recently used go first. */
 export const FACTS_CACHE_ENTRIES = 10_000;
+/**
+ * Besides those, at most this many names not in the catalog (and names being loaded) kept per process: a caller
+ * asking about made-up names pushes out only other such names (lib/cache/db-memo.ts `apart`).
+ */
+export const FACTS_CACHE_ABSENT_ENTRIES = 1_000;
 
 /** GET /v1/recent page size. */
 export const RECENT_LIMIT_DEFAULT = 20;

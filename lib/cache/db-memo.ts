@@ -27,6 +27,8 @@ interface Entry {
 /** One database's entries, least recently used first, and the weight of those settled. */
 interface Cache {
   entries: Map<string, Entry>;
+  /** With options.apart: the entries still being computed and those whose values are kept apart. */
+  apart: Map<string, Entry>;
   weight: number;
 }
 
@@ -87,6 +89,13 @@ export interface DbMemoOptions {
    * harvest writes evidence chunk after chunk, and would otherwise throw them away each time for nothing.
    */
   keyedByVersion?: boolean;
+  /**
+   * Settled values `test` is true of (the record memo's "no such server") are kept apart from the others, at
+   * most `maxEntries` of them, with the entries still being computed: a caller asking for many made-up keys
+   * then pushes out only other such keys, never the values kept for real ones, while a burst asking for one
+   * still shares its computation.
+   */
+  apart?: { test: (value: unknown) => boolean; maxEntries: number };
 }
 
 /** A memo whose entries live `ttlMs()` milliseconds (0 turns it off), at most `maxEntries` per database. */
@@ -96,40 +105,55 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
   const maxWeight = options.maxWeight ?? Infinity;
   const lifetime = (ttl: number) => (options.jitter ? ttl * (1 - options.jitter * Math.random()) : ttl);
   let refreshes = 0;
+  const find = (cache: Cache, key: string) => cache.entries.get(key) ?? cache.apart.get(key);
   const drop = (cache: Cache, key: string) => {
     cache.weight -= cache.entries.get(key)?.weight ?? 0;
     cache.entries.delete(key);
+    cache.apart.delete(key);
   };
-  const dropLeastRecent = (cache: Cache) => drop(cache, cache.entries.keys().next().value!);
+  // a map's first key is its least recently used
+  const dropLeastRecent = (cache: Cache, from: Map<string, Entry>) => drop(cache, from.keys().next().value!);
+  const trim = (cache: Cache) => {
+    while (cache.entries.size > maxEntries) dropLeastRecent(cache, cache.entries);
+    while (cache.apart.size > (options.apart?.maxEntries ?? 0)) dropLeastRecent(cache, cache.apart);
+  };
   const store = (cache: Cache, key: string, entry: Entry) => {
-    drop(cache, key); // the map's first key is the least recently used
-    cache.entries.set(key, entry);
+    drop(cache, key);
+    (options.apart ? cache.apart : cache.entries).set(key, entry);
     entry.value.then(
       (value) => {
         entry.settled = true;
-        if (cache.entries.get(key) !== entry || !options.weigh) return;
+        if (find(cache, key) !== entry) return;
+        if (options.apart) {
+          if (options.apart.test(value)) return;
+          cache.apart.delete(key);
+          cache.entries.set(key, entry);
+          trim(cache);
+        }
+        if (!options.weigh) return;
         entry.weight = options.weigh(value);
         cache.weight += entry.weight;
-        while (cache.weight > maxWeight && cache.entries.size) dropLeastRecent(cache);
+        while (cache.weight > maxWeight && cache.entries.size) dropLeastRecent(cache, cache.entries);
       },
-      () => cache.entries.get(key) === entry && drop(cache, key),
+      () => find(cache, key) === entry && drop(cache, key),
     );
-    while (cache.entries.size > maxEntries) dropLeastRecent(cache);
+    trim(cache);
   };
   const memo: DbMemo = {
     async get<T>(db: object, key: string, compute: MemoCompute<T>, nowMs = Date.now()): Promise<T> {
       const ttl = ttlMs();
       if (ttl <= 0) return compute(false);
       let cache = caches.get(db);
-      if (!cache) caches.set(db, (cache = { entries: new Map(), weight: 0 }));
-      const hit = cache.entries.get(key);
+      if (!cache) caches.set(db, (cache = { entries: new Map(), apart: new Map(), weight: 0 }));
+      const hit = find(cache, key);
       const generation = generationOf(db);
       if (hit && (options.keyedByVersion || hit.generation === generation)) {
         const age = nowMs - hit.at;
         const fresh = age < hit.ttl;
         if (fresh || (hit.settled && age < hit.ttl + (options.staleMs?.() ?? 0))) {
-          cache.entries.delete(key);
-          cache.entries.set(key, hit);
+          const from = cache.entries.has(key) ? cache.entries : cache.apart;
+          from.delete(key);
+          from.set(key, hit);
           if (!fresh && !hit.refreshing && refreshes < maxRefreshes) {
             hit.refreshing = true;
             refreshes++;
@@ -137,7 +161,7 @@ export function createDbMemo(ttlMs: () => number, maxEntries: number, options: D
             next.value.then(
               () => {
                 refreshes--;
-                if (cache.entries.get(key) === hit) store(cache, key, next);
+                if (find(cache, key) === hit) store(cache, key, next);
               },
               () => {
                 refreshes--;

@@ -1,5 +1,5 @@
 import type { Queryable } from "@/lib/db/client";
-import { FACTS_CACHE_ENTRIES, factsCacheSeconds } from "@/lib/config";
+import { FACTS_CACHE_ABSENT_ENTRIES, FACTS_CACHE_ENTRIES, factsCacheSeconds } from "@/lib/config";
 import { createDbMemo } from "@/lib/cache/db-memo";
 import { deepFreeze } from "@/lib/cache/deep-freeze";
 import type { Facts } from "@/lib/engine";
@@ -13,11 +13,13 @@ const RELOAD_BATCH_MAX = 500;
 // Once expired, a record is still answered for as long again while a reload replaces it. Records expire one
 // by one (their lifetimes are jittered), and loading one alone costs nearly what loading a batch of a hundred
 // costs (about six set queries: 6 ms of Node CPU for one name against 0.6 ms a name in batches of 20), so
-// reloads, which nobody waits for, are gathered for a second and run as one batch.
+// reloads, which nobody waits for, are gathered for a second and run as one batch. Names not in the catalog
+// are kept apart, so anyone may ask about made-up names (preflight, badges) without pushing out real records.
 const memo = createDbMemo(() => factsCacheSeconds() * 1000, FACTS_CACHE_ENTRIES, {
   staleMs: () => factsCacheSeconds() * 1000,
   maxRefreshes: RELOAD_BATCH_MAX,
   jitter: 0.25,
+  apart: { test: (record) => record === null, maxEntries: FACTS_CACHE_ABSENT_ENTRIES },
 });
 
 interface Gathering {

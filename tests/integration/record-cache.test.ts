@@ -5,8 +5,9 @@ import { servers } from "@/lib/db/schema";
 import { noteCatalogWrite } from "@/lib/cache/db-memo";
 import { loadFactsCached, loadServerRecordsCached } from "@/lib/facts/record-cache";
 import { loadServerRecords } from "@/lib/facts/load-facts";
+import { FACTS_CACHE_ENTRIES } from "@/lib/config";
 import { resetDb } from "../helpers/db";
-import { loadFixtureCatalog } from "../helpers/catalog-fixture";
+import { listing, loadFixtureCatalog } from "../helpers/catalog-fixture";
 
 let db: Db;
 beforeEach(async () => {
@@ -18,6 +19,13 @@ afterEach(() => {
 });
 
 const retitle = (name: string, title: string) => db.update(servers).set({ title }).where(eq(servers.name, name));
+
+/** The same database, its reads counted (the memo keys on this handle). */
+function counting(): { db: Db; selects: () => number } {
+  let selects = 0;
+  const counted = { ...db, select: (...a: unknown[]) => (selects++, (db.select as (...x: unknown[]) => unknown)(...a)), selectDistinct: (...a: unknown[]) => (selects++, (db.selectDistinct as (...x: unknown[]) => unknown)(...a)) } as unknown as Db;
+  return { db: counted, selects: () => selects };
+}
 
 describe("loadServerRecordsCached", () => {
   it("answers what loadServerRecords answers, for kept and newly loaded names alike", async () => {
@@ -41,6 +49,35 @@ describe("loadServerRecordsCached", () => {
     // an ingest announces its own writes
     await loadFixtureCatalog(db);
     expect((await loadServerRecordsCached(db, [name])).get(name)?.listing.title).toBe("Weather");
+  });
+
+  it("keeps real records however many names not in the catalog are asked for, and shares one lookup per unknown name", async () => {
+    const { db: counted, selects } = counting();
+    const real = ["io.github.acme/weather", "com.example/remote-only", "io.github.bob/no-repo"];
+    await loadServerRecordsCached(counted, real);
+    // made-up names, more than the memo keeps, asked a thousand at a time as a caller of preflight or badges could
+    const unknown = Array.from({ length: FACTS_CACHE_ENTRIES + 1 }, (_, i) => `io.github.nobody/made-up-${i}`);
+    for (let i = 0; i < unknown.length; i += 1000) expect((await loadServerRecordsCached(counted, unknown.slice(i, i + 1000))).size).toBe(0);
+    let before = selects();
+    expect([...(await loadServerRecordsCached(counted, real)).keys()].sort()).toEqual([...real].sort());
+    expect(selects() - before).toBe(0); // still kept, not read again
+
+    before = selects();
+    expect(await loadFactsCached(counted, "io.github.nobody/other")).toBeNull();
+    const perLookup = selects() - before;
+    expect(perLookup).toBeGreaterThan(0);
+    before = selects();
+    const absent = "io.github.nobody/absent";
+    expect(await Promise.all([1, 2, 3].map(() => loadFactsCached(counted, absent)))).toEqual([null, null, null]);
+    expect(selects() - before).toBe(perLookup); // a burst of one unknown name: one lookup
+    expect(await loadFactsCached(counted, absent)).toBeNull();
+    expect(selects() - before).toBe(perLookup); // and its answer is kept
+
+
+    // (the ingest announces its write on the database's own handle)
+    expect(await loadFactsCached(db, absent)).toBeNull();
+    await loadFixtureCatalog(db, [listing({ name: absent, title: "Absent no more" })]); // an ingest in this process
+    expect((await loadServerRecordsCached(db, [absent])).get(absent)?.listing.title).toBe("Absent no more");
   });
 
   it("keeps facts deep-frozen, so a stray write cannot change what other requests see", async () => {

@@ -90,6 +90,27 @@ describe("createDbMemo", () => {
     expect(computed).toBe(7);
   });
 
+  it("keeps values apart in their own bound: they push out only each other, share a burst, and a write retires them", async () => {
+    const memo = createDbMemo(() => 60_000, 2, { apart: { test: (v) => v === null, maxEntries: 2 } });
+    const db = {};
+    const computed: string[] = [];
+    const get = (key: string) => memo.get(db, key, async () => (computed.push(key), key.startsWith("no-") ? null : key));
+    await get("a");
+    await get("b");
+    for (const key of ["no-1", "no-2", "no-3"]) await get(key); // no-1 goes for no-3, a and b stay
+    await Promise.all([get("a"), get("b"), get("no-3"), get("no-4"), get("no-4")]);
+    expect(computed).toEqual(["a", "b", "no-1", "no-2", "no-3", "no-4"]);
+    await get("no-1");
+    expect(computed.at(-1)).toBe("no-1");
+    await get("c"); // a real value still pushes out the least recent real one
+    await get("b");
+    await get("a");
+    expect(computed.slice(-2)).toEqual(["c", "a"]);
+    noteCatalogWrite(db);
+    await get("no-1");
+    expect(computed.at(-1)).toBe("no-1");
+  });
+
   it("answers an expired entry while one background computation replaces it, within the stale window only", async () => {
     const memo = createDbMemo(() => 1000, 10, { staleMs: () => 1000 });
     const db = {};
