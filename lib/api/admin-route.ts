@@ -1,7 +1,7 @@
 import type { ZodType } from "zod";
 import type { Db } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
-import { requireCronSecret } from "./cron-auth";
+import { OPERATOR_ROUTE, requireCronSecret } from "./cron-auth";
 import { readJsonBody } from "./request";
 import { withCaller } from "./with-caller";
 
@@ -15,5 +15,5 @@ export function adminPost<I>(schema: ZodType<I>, service: (db: Db, input: I) => 
     requireCronSecret(req);
     headers.set("cache-control", "no-store");
     return service(await getDb(), await readJsonBody(req, schema));
-  });
+  }, OPERATOR_ROUTE);
 }

@@ -12,3 +12,10 @@ export function requireCronSecret(req: Request): void {
     throw new ApiError("unauthorized", "this route needs the cron secret in the Authorization header");
   }
 }
+
+/**
+ * withCaller's options for an operator route (cron jobs, operator scripts): outside the /v1 API, it reads its own
+ * query parameters after the secret (a caller without it hears 401 whatever it sent), and Vercel Cron calls
+ * the paths vercel.json names as they are.
+ */
+export const OPERATOR_ROUTE = { query: "unchecked" } as const;

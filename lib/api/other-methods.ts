@@ -26,7 +26,7 @@ function handlersFor<A extends Method>(allowed: A[], head: boolean): Handlers<A>
   const refuse = withCaller(async ({ req, url, headers }) => {
     headers.set("allow", allow);
     throw new ApiError("method_not_allowed", `${req.method} is not supported on ${url.pathname}; use ${allowed.join(" or ")}`, { headers: { allow } });
-  });
+  }, { query: "unchecked" });
   const options = async () => new Response(null, { status: 204, headers: { allow } });
   const refused = Object.fromEntries(METHODS.filter((m) => !allowed.includes(m as A)).map((m) => [m, refuse]));
   return { ...refused, OPTIONS: options } as Handlers<A>;

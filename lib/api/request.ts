@@ -37,9 +37,22 @@ export function parseWith<T>(schema: ZodType<T>, value: unknown, root = "body"):
   return r.data;
 }
 
-/** A URL's query parameters validated as one closed input. */
+/** A URL's query parameters validated as one input (closed when the schema is: see closedInput). */
 export function parseQuery<T>(schema: ZodType<T>, url: URL): T {
   return parseWith(schema, queryObject(url), "query");
+}
+
+/** The input of a route or tool that takes none: any query parameter or argument is one it does not know. */
+export const NO_INPUT = z.strictObject({});
+
+/**
+ * An input schema closed to fields it does not name: a misspelt `limt` or `stict` is refused (a 400 naming it)
+ * rather than silently leaving the default. A zod object is closed here whatever it was declared as, so a
+ * schema shared with a looser reader cannot open a route; a schema of another kind (a pipe, as the stamp's) must
+ * close itself.
+ */
+export function closedInput<T>(schema: ZodType<T>): ZodType<T> {
+  return schema instanceof z.ZodObject ? (schema.strict() as unknown as ZodType<T>) : schema;
 }
 
 /** The path ("" for the value itself) of the first string or key holding U+0000, or null. */

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { ZodType } from "zod";
 import { errorResponse, json } from "./respond";
 import { ApiError } from "./errors";
+import { closedInput, NO_INPUT, parseQuery } from "./request";
 import {
   admitCaller,
   admitLater,
@@ -14,10 +16,12 @@ import {
   type QuotaState,
 } from "@/lib/quota";
 
-export interface RouteContext<P> {
+export interface RouteContext<P, Q = undefined> {
   req: Request;
   url: URL;
   params: P;
+  /** The query string parsed with the route's `query` schema (undefined where the route takes none). */
+  query: Q;
   requestId: string;
   /** Headers the adapter adds to the response (quota headers, cache headers, …). */
   headers: Headers;
@@ -42,7 +46,15 @@ export interface RouteContext<P> {
   admit: () => Promise<void>;
 }
 
-export interface WithCallerOptions {
+export interface WithCallerOptions<Q = undefined> {
+  /**
+   * The route's query parameters. A zod schema: parsed closed (closedInput), each parameter once, and handed to
+   * the handler as `query`. Left out: the route takes none, and any parameter is a 400 naming it (the rule of
+   * every /v1 route, README "Query parameters": a typo must not silently leave a default). "unchecked": the
+   * route reads its query itself, or not at all: the operator routes (their secret is checked first, by the
+   * route) and the 404 and 405 refusals (a wrong path or method is what is wrong, whatever the query).
+   */
+  query?: ZodType<Q> | "unchecked";
   /** 401 unless a valid x-api-key was sent. */
   keyRequired?: boolean;
   /** Burst limits and quota headers (also on keyRequired routes); `charge` works only on metered routes. */
@@ -60,7 +72,7 @@ export interface WithCallerOptions {
   admitWithCharge?: boolean;
 }
 
-type Handler<P> = (ctx: RouteContext<P>) => Promise<unknown>;
+type Handler<P, Q> = (ctx: RouteContext<P, Q>) => Promise<unknown>;
 
 /**
  * Wraps a route handler (Dub's withWorkspace shape). In order: resolve the key
@@ -81,8 +93,11 @@ export interface WrappedRoute<P> {
   (req: Request, ctx: { params: Promise<P> }): Promise<Response>;
 }
 
-export function withCaller<P = Record<string, string>>(handler: Handler<P>, options: WithCallerOptions = {}): WrappedRoute<P> {
+export function withCaller<P = Record<string, string>, Q = undefined>(handler: Handler<P, Q>, options: WithCallerOptions<Q> = {}): WrappedRoute<P> {
   const metered = options.metered === true;
+  // closed once, here: parsing it after the admission (401, 429 first) and before the handler, so a refused
+  // parameter spends nothing
+  const querySchema = options.query === "unchecked" ? null : closedInput<unknown>(options.query ?? NO_INPUT);
   // every call made with a required key counts in that key's burst window (DESIGN §7: 60 a minute per key),
   // not only the paid ones: a key must not read its wallet, evaluations or watches thousands of times a
   // minute. The count rides in the key look-up's own statement.
@@ -136,7 +151,10 @@ export function withCaller<P = Record<string, string>>(handler: Handler<P>, opti
       const params = ((await ctx?.params) ?? {}) as P;
       let result: unknown;
       try {
-        result = await handler({ req, url: new URL(req.url), params, requestId, headers, caller, charge, admit });
+        const url = new URL(req.url);
+        const parsed = querySchema ? parseQuery(querySchema, url) : undefined;
+        const query = (options.query === undefined ? undefined : parsed) as Q;
+        result = await handler({ req, url, params, query, requestId, headers, caller, charge, admit });
       } catch (err) {
         await admit(); // a refused admission (401, 429) answers before the route's own refusal
         throw err;

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, type ZodType } from "zod";
-import { parseWith } from "@/lib/api/request";
+import { closedInput, NO_INPUT, parseWith } from "@/lib/api/request";
 import { ApiError } from "@/lib/api/errors";
 import { admitCaller, chargeCaller, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type KeylessAllowance, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -133,11 +133,9 @@ export function defineTool<I, O extends ResponseComponent>(server: McpServer, de
 }
 
 /**
- * A tool's arguments are closed: REST ignores query parameters it does not know (a link may carry any), but an
- * agent that misspells an argument (`limt`) must hear so rather than get the default silently. A tool without
- * input takes no arguments at all.
+ * A tool's arguments are closed, as its REST twin's query is: an agent that misspells an argument (`limt`) must
+ * hear so rather than get the default silently. A tool without input takes no arguments at all.
  */
 function toolInputSchema<I>(schema: ZodType<I> | null): ZodType {
-  if (!schema) return z.strictObject({});
-  return schema instanceof z.ZodObject ? schema.strict() : schema;
+  return schema ? closedInput(schema) : NO_INPUT;
 }

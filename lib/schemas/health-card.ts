@@ -120,7 +120,7 @@ export const searchResultSchema = z.strictObject({
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-/** Query of GET /v1/search: q at least 2 characters, limit 1–50 (default 20); other parameters are ignored. */
+/** Query of GET /v1/search: q at least 2 characters, limit 1–50 (default 20); the route closes it (no other parameter). */
 export const searchQuerySchema = z.object({
   q: z
     // "required" only when q is absent: a q of another type (a JSON number in MCP arguments) says so

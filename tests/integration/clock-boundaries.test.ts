@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { eq } from "drizzle-orm";
 import { withCaller } from "@/lib/api/with-caller";
 import { createAccount } from "@/lib/accounts/create-account";
@@ -13,12 +14,12 @@ import { resetDb } from "../helpers/db";
 let db: Db;
 let crossAt: Date | null = null;
 const slowLookup = withCaller(
-  async ({ url, charge }) => {
+  async ({ query, charge }) => {
     if (crossAt) vi.setSystemTime(crossAt); // the work between admission and charge outlasts the old period
-    const result = await charge(`lookup:${url.searchParams.get("name")}`, 1);
+    const result = await charge(`lookup:${query.name}`, 1);
     return { ok: true, charged: result.charged, repeat: result.repeat };
   },
-  { metered: true },
+  { metered: true, query: z.object({ name: z.string() }) },
 );
 const call = (key: string, name: string) =>
   slowLookup(new Request(`http://localhost/v1/lookup?name=${name}`, { headers: { "x-mcp-preflight-socket-ip": "203.0.113.9", "x-api-key": key } }));

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { eq, sql } from "drizzle-orm";
 import { withCaller } from "@/lib/api/with-caller";
 import { createAccount } from "@/lib/accounts/create-account";
@@ -13,11 +14,11 @@ import { resetDb } from "../helpers/db";
 // wait for the disk); the guarantees must not depend on it.
 const lookupWith = (extras: ChargeExtras) =>
   withCaller(
-    async ({ url, charge }) => {
-      const r = await charge(`lookup:${url.searchParams.get("name")}`, 1, extras);
+    async ({ query, charge }) => {
+      const r = await charge(`lookup:${query.name}`, 1, extras);
       return { ok: true, charged: r.charged };
     },
-    { metered: true },
+    { metered: true, query: z.object({ name: z.string() }) },
   );
 const routes = { durable: lookupWith({}), "asynchronous commit": lookupWith(READ_CHARGE) };
 let lookup = routes.durable;

@@ -24,7 +24,8 @@ const lookup = withCaller(
     const result = await charge(`lookup:${name}`, Number(url.searchParams.get("cost") ?? "1"));
     return { ok: true, name, tier: caller.tier, charged: result.charged, repeat: result.repeat };
   },
-  { metered: true },
+  // it reads its own parameters, with the 400 of a real route's schema
+  { metered: true, query: "unchecked" },
 );
 const keyOnly = withCaller(async ({ charge }) => (await charge("watch:x"), { ok: true }), {
   metered: true,
@@ -520,7 +521,7 @@ describe("another keyless allowance", () => {
         await charge(`audit:${url.searchParams.get("config")}`, 1, { allowance: { name: "config-audits", limit: 1 } });
         return { ok: true };
       },
-      { metered: true },
+      { metered: true, query: "unchecked" },
     );
     const headersOf = (res: Response) => ["x-ratelimit-resource", "x-ratelimit-limit", "x-ratelimit-remaining"].map((h) => res.headers.get(h));
     const first = await call(audit, "/v1/audit?config=a");
@@ -547,7 +548,7 @@ describe("a key this process knows is admitted by the statement that pays (admit
       const result = await charge(`paid:${name}`, Number(url.searchParams.get("cost") ?? "1"));
       return { ok: true, charged: result.charged, repeat: result.repeat };
     },
-    { metered: true, admitWithCharge: true },
+    { metered: true, admitWithCharge: true, query: "unchecked" },
   );
   const ask = (path: string, key: string) => call(paid, path, { key });
   const headersOf = (res: Response) => [res.status, res.headers.get("x-credits-remaining"), res.headers.get("x-ratelimit-remaining"), res.headers.get("x-tier")];

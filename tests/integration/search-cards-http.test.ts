@@ -502,7 +502,7 @@ describe("GET /badge/<name>.svg", () => {
 
 describe("GET /v1/health", () => {
   it("answers {ok: true} without touching the database", async () => {
-    const res = healthGet();
+    const res = healthGet(new Request("http://localhost/v1/health"));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
   });

@@ -14,6 +14,10 @@ export async function GET(req: Request, _ctx: { params: Promise<{ name: string[]
   // from the raw path, decoded once: Next.js hands route handlers their params already decoded
   const name = nameFromRequestPath(req.url, "/badge/", ".svg");
   const url = new URL(req.url);
+  // Unlike the /v1 API, the badge ignores a parameter it does not know, a bad value of one it knows and a repeat
+  // (the first counts): it is an image embedded in READMEs and pages that add their own decorations (`?v=2`
+  // or a date to get past a cached copy), and a 400 would be a broken image where the badge promises one that
+  // always draws (docs/search-and-cards.md, "The badge").
   const style = (BADGE_STYLES as readonly string[]).includes(url.searchParams.get("style") ?? "") ? (url.searchParams.get("style") as BadgeStyle) : undefined;
   const show = url.searchParams.get("show") === "health" ? "health" : "decision";
   let badge;

@@ -1,5 +1,4 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseQuery } from "@/lib/api/request";
 import { readConfigBody } from "@/lib/api/read-config-body";
 import { prefersText } from "@/lib/api/prefers-text";
 import { CREDIT_COSTS } from "@/lib/config";
@@ -13,8 +12,7 @@ export const dynamic = "force-dynamic";
 
 // POST /v1/audit?strict=1&policy_id=…&filename=… with the config file as the body (docs/config-audit.md).
 export const POST = withCaller(
-  async ({ req, url, caller, charge, headers }) => {
-    const query = parseQuery(auditQuerySchema, url);
+  async ({ req, query, caller, charge, headers }) => {
     const text = await readConfigBody(req);
     const result = await auditConfig(await getDb(), { text, ...query }, { caller, charge });
     headers.set("x-catalog-exit-code", String(result.exit_code));
@@ -23,7 +21,7 @@ export const POST = withCaller(
     }
     return result;
   },
-  { metered: true, cost: CREDIT_COSTS.config_audit, allowance: AUDIT_ALLOWANCE },
+  { metered: true, cost: CREDIT_COSTS.config_audit, allowance: AUDIT_ALLOWANCE, query: auditQuerySchema },
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("POST");

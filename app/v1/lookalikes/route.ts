@@ -1,5 +1,4 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { serverNameQuerySchema } from "@/lib/schemas/health-card";
 import { listLookalikes } from "@/lib/services/list-lookalikes";
@@ -9,11 +8,8 @@ export const dynamic = "force-dynamic";
 
 /** GET /v1/lookalikes?name=: REST twin of catalog_lookalikes (exact-name collisions); 404 for unknown names. 1 credit. */
 export const GET = withCaller(
-  async ({ url, charge }) => {
-    const { name } = parseQuery(serverNameQuerySchema, url);
-    return listLookalikes(await getDb(), name, { charge });
-  },
-  { metered: true, admitWithCharge: true },
+  async ({ query, charge }) => listLookalikes(await getDb(), query.name, { charge }),
+  { metered: true, admitWithCharge: true, query: serverNameQuerySchema },
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = meteredOtherMethods("GET");

@@ -1,5 +1,5 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseQuery, readJsonBody } from "@/lib/api/request";
+import { readJsonBody } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { watchDeleteQuerySchema, watchInputSchema } from "@/lib/schemas/watch";
 import { createWatch, WATCH_SUBSCRIBE_COST } from "@/lib/services/create-watch";
@@ -23,11 +23,8 @@ export const GET = withCaller(async ({ caller }) => listWatches(await getDb(), c
 
 /** DELETE /v1/watch?id=wat_…: unsubscribe. */
 export const DELETE = withCaller(
-  async ({ url, caller }) => {
-    const { id } = parseQuery(watchDeleteQuerySchema, url);
-    return deleteWatch(await getDb(), caller, id);
-  },
-  { keyRequired: true },
+  async ({ query, caller }) => deleteWatch(await getDb(), caller, query.id),
+  { keyRequired: true, query: watchDeleteQuerySchema },
 );
 
 export const { PUT, PATCH, OPTIONS } = otherMethods("GET", "POST", "DELETE");

@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/api/other-methods";
 import { withCaller } from "@/lib/api/with-caller";
-import { requireCronSecret } from "@/lib/api/cron-auth";
+import { OPERATOR_ROUTE, requireCronSecret } from "@/lib/api/cron-auth";
 import { getDb } from "@/lib/db/client";
 import { runDeliveries } from "@/lib/watches/run-deliveries";
 
@@ -12,6 +12,6 @@ export const maxDuration = 60;
 export const GET = withCaller(async ({ req }) => {
   requireCronSecret(req);
   return { ok: true, ...(await runDeliveries(await getDb(), { budgetMs: 45_000 })) };
-});
+}, OPERATOR_ROUTE);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

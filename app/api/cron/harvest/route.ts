@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/api/other-methods";
 import { withCaller } from "@/lib/api/with-caller";
-import { requireCronSecret } from "@/lib/api/cron-auth";
+import { OPERATOR_ROUTE, requireCronSecret } from "@/lib/api/cron-auth";
 import { invalidRequest } from "@/lib/api/errors";
 import { getDb } from "@/lib/db/client";
 import { HARVEST_SOURCES, type SourceName } from "@/lib/harvest/harvest-context";
@@ -64,6 +64,6 @@ export const GET = withCaller(async ({ req, url }) => {
     },
   });
   return new Response(body, { status: 200, headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" } });
-});
+}, OPERATOR_ROUTE);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");

@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/api/other-methods";
 import { withCaller } from "@/lib/api/with-caller";
-import { requireCronSecret } from "@/lib/api/cron-auth";
+import { OPERATOR_ROUTE, requireCronSecret } from "@/lib/api/cron-auth";
 import { readBinaryBody } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { registryUrl } from "@/lib/config";
@@ -37,7 +37,7 @@ export const GET = withCaller(async ({ req, url }) => {
       resetAt: err.retryAt,
     });
   }
-});
+}, OPERATOR_ROUTE);
 
 /** A registry dump posted by `npm run ingest -- --file` while the server holds the embedded database. */
 export const POST = withCaller(async ({ req, url }) => {
@@ -56,6 +56,6 @@ export const POST = withCaller(async ({ req, url }) => {
   const origin = url.searchParams.get("origin") || "upload";
   const result = await ingestDump(await getDb(), entries, origin, observedAt);
   return { ok: true, ...result };
-});
+}, OPERATOR_ROUTE);
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET", "POST");

@@ -1,5 +1,4 @@
 import { withCaller } from "@/lib/api/with-caller";
-import { parseQuery } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { watchDeliveriesQuerySchema } from "@/lib/schemas/watch";
 import { listWatchDeliveries } from "@/lib/services/list-watch-deliveries";
@@ -9,11 +8,8 @@ export const dynamic = "force-dynamic";
 
 /** GET /v1/watch/deliveries?id=wat_…&limit=: a watch's newest deliveries and their attempts. */
 export const GET = withCaller(
-  async ({ url, caller }) => {
-    const { id, limit } = parseQuery(watchDeliveriesQuerySchema, url);
-    return listWatchDeliveries(await getDb(), caller, id, limit);
-  },
-  { keyRequired: true },
+  async ({ query, caller }) => listWatchDeliveries(await getDb(), caller, query.id, query.limit),
+  { keyRequired: true, query: watchDeliveriesQuerySchema },
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("GET");
