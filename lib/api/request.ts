@@ -18,7 +18,9 @@ export function describeZodError(err: z.ZodError, root = "body"): string {
       const where = clipForMessage(i.path.length ? i.path.join(".") : root);
       if (i.code === "unrecognized_keys") {
         const keys = i.keys.slice(0, 5).map((k) => `"${clipForMessage(k)}"`);
-        return `${where}: unknown field(s) ${keys.join(", ")}${i.keys.length > 5 ? ` and ${i.keys.length - 5} more` : ""}`;
+        // A URL's names are its parameters; a body's and an MCP tool's arguments are fields.
+        const noun = root === "query" && i.path.length === 0 ? "parameter(s)" : "field(s)";
+        return `${where}: unknown ${noun} ${keys.join(", ")}${i.keys.length > 5 ? ` and ${i.keys.length - 5} more` : ""}`;
       }
       return `${where}: ${i.message}`;
     })

@@ -93,7 +93,7 @@ describe("query parameters on the /v1 API", () => {
     const before = await walletRemaining(db, accountId);
     const res = await call(r, withParam(r.path, "bogus=1"));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ ok: false, error: "invalid_request", message: 'query: unknown field(s) "bogus"' });
+    expect(await res.json()).toEqual({ ok: false, error: "invalid_request", message: 'query: unknown parameter(s) "bogus"' });
     expect(await walletRemaining(db, accountId)).toBe(before);
   });
 

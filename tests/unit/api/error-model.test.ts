@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { DrizzleQueryError } from "drizzle-orm";
 import { withCaller } from "@/lib/api/with-caller";
-import { readJsonBody } from "@/lib/api/request";
+import { describeZodError, readJsonBody } from "@/lib/api/request";
 import { GET as unknownGet, OPTIONS as unknownOptions, POST as unknownPost } from "@/app/v1/[...path]/route";
 import * as bareV1 from "@/app/v1/route";
 
@@ -50,6 +50,14 @@ describe("the /v1 error model", () => {
     expect(message).toBe(`body: unknown field(s) ${Array.from({ length: 5 }, () => `"${"k".repeat(80)}…"`).join(", ")} and 3 more`);
     const unknown = await unknownGet(new Request(`http://x/v1/${long}`));
     expect((await unknown.json()).message).toBe(`no such endpoint: GET /v1/${"k".repeat(196)}…`);
+  });
+
+  it("calls a URL's unknown names parameters and a body's fields", () => {
+    const nested = z.strictObject({ filter: z.strictObject({ kind: z.string() }) });
+    const wrong = (value: unknown) => nested.safeParse(value).error!;
+    expect(describeZodError(wrong({ filter: { kind: "npm" }, limt: 3 }), "query")).toBe('query: unknown parameter(s) "limt"');
+    expect(describeZodError(wrong({ filter: { kind: "npm" }, limt: 3 }))).toBe('body: unknown field(s) "limt"');
+    expect(describeZodError(wrong({ filter: { kind: "npm", x: 1 } }), "query")).toBe('filter: unknown field(s) "x"');
   });
 
   it("accepts a body that fits the closed schema", async () => {
