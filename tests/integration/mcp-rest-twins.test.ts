@@ -142,4 +142,17 @@ describe("every MCP tool and its REST twin", () => {
     expect(out.isError).toBeFalsy();
     expect(await walletRemaining(db, a.accountId)).toBe(99);
   });
+
+  // the tool answered its own message ("over the 262144-byte limit"), without REST's hint to send the server map alone
+  it("refuses a config over 256 KiB with REST's Error body, spending nothing", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const big = CONFIG.replace(/}$/, `${" ".repeat(256 * 1024)}}`);
+    const res = await auditPost(request("/v1/audit", { key: a.key, body: big }));
+    expect(res.status).toBe(413);
+    const client = await mcp.connect({ key: a.key });
+    const out = (await client.callTool({ name: "catalog_audit_config", arguments: { config: big } })) as { isError?: boolean; structuredContent?: unknown };
+    expect(out.isError).toBe(true);
+    expect(out.structuredContent).toEqual(await res.json());
+    expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
 });

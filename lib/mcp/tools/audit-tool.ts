@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { AUDIT_MAX_BODY_BYTES, CREDIT_COSTS } from "@/lib/config";
-import { ApiError } from "@/lib/api/errors";
+import { configTooLarge } from "@/lib/api/read-config-body";
 import { auditQuerySchema } from "@/lib/schemas/config-audit";
 import { formatAuditText } from "@/lib/config-audit/format-text";
 import { AUDIT_ALLOWANCE, auditConfig } from "@/lib/services/audit-config";
@@ -26,9 +26,8 @@ export function registerAuditTool(server: McpServer) {
     options: { metered: true, cost: CREDIT_COSTS.config_audit, allowance: AUDIT_ALLOWANCE },
     output: "AuditResult",
     run: async ({ config, ...query }, ctx) => {
-      if (Buffer.byteLength(config) > AUDIT_MAX_BODY_BYTES) {
-        throw new ApiError("payload_too_large", `the config is over the ${AUDIT_MAX_BODY_BYTES}-byte limit`);
-      }
+      // REST's 413, message included (lib/api/read-config-body.ts)
+      if (Buffer.byteLength(config) > AUDIT_MAX_BODY_BYTES) throw configTooLarge();
       // as REST reads the body (lib/api/read-config-body.ts: UTF-8 decoding drops a leading byte-order mark), so the same
       // file is the same config, charged once a day whichever way it came
       const text = config.replace(/^\uFEFF/, "");
