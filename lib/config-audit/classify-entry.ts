@@ -1,5 +1,5 @@
 import { classifyContainer } from "./classify-container";
-import { classifyMcpProxy, classifyNpmLaunch, classifySupergateway, parseNpmArgs } from "./classify-npm";
+import { classifyMcpProxy, classifyNpmLaunch, classifySupergateway, isPublicNpmRegistry, npmRegistryOf, parseNpmArgs } from "./classify-npm";
 import { classifyPipx, classifyPython, classifyUv, classifyUvx, isPythonProgram, isVenvInterpreter } from "./classify-python";
 import { ASSIGNMENT, dropAssignments, hideAssignedValues, isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
 import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, type LaunchContext } from "./identity";
@@ -181,7 +181,11 @@ function classifyArgv(argv: string[], wrappers: string[], depth: number, sources
     case "yarn": {
       const parsed = parseNpmArgs(args);
       if (parsed.positional[0] === "dlx") {
-        const options = [...parsed.packages.flatMap((p) => ["--package", p]), ...(parsed.registry !== null ? ["--registry", parsed.registry] : [])];
+        const options = [
+          ...parsed.packages.flatMap((p) => ["--package", p]),
+          ...(parsed.registry !== null ? ["--registry", parsed.registry] : []),
+          ...Object.entries(parsed.scopes).flatMap(([scope, url]) => [`--${scope}:registry`, url]),
+        ];
         return classifyNpmLaunch(`${program} dlx`, [...options, ...parsed.positional.slice(1)], ctx);
       }
       return localIdentity(`${program} ${parsed.positional[0] ?? ""}`.trim(), `${program} ${parsed.positional[0] ?? ""} runs a script of the local project`.replace(/\s+/g, " "), ctx);
@@ -285,7 +289,18 @@ function classifyDeno(args: string[], ctx: LaunchContext): EntryIdentity {
   if (!target) return otherIdentity("deno", "deno is called without a module", ctx);
   if (target.startsWith("npm:")) {
     const spec = parseNpmSpec(target);
-    if (spec.kind === "registry") return identity("jspkg", spec.name, ctx, { version: spec.version });
+    if (spec.kind === "registry") {
+      // deno reads the registry from the environment too (NPM_CONFIG_REGISTRY, a scope's registry)
+      const registry = npmRegistryOf(spec.name, ctx.sources);
+      if (registry !== null && !isPublicNpmRegistry(registry)) {
+        return otherIdentity(
+          spec.name,
+          `deno fetches ${spec.name} from the registry ${registry}, not the public npm registry the catalog describes; a package of the same name there may be another package`,
+          ctx,
+        );
+      }
+      return identity("jspkg", spec.name, ctx, { version: spec.version });
+    }
   }
   if (/^(jsr:|https?:)/.test(target)) return otherIdentity(target, `deno runs ${target}, which is not an npm or PyPI package`, ctx);
   return localIdentity(target, `deno runs the local file ${target}`, ctx);

@@ -1,6 +1,6 @@
 import { identity, localIdentity, otherIdentity, type LaunchContext } from "./identity";
 import { parseNpmSpec } from "./package-specs";
-import type { EntryIdentity } from "./types";
+import type { EntryIdentity, PackageSources } from "./types";
 
 // Options that take a value (space or `=` form); every other flag (-y, --yes, --no-install, --quiet, …) is a boolean.
 const WITH_VALUE = new Set([
@@ -13,6 +13,8 @@ interface NpmArgs {
   call: string | null;
   /** `--registry URL`: where the packages are fetched from (null: the default, normally the public npm registry). */
   registry: string | null;
+  /** `--@scope:registry URL`: where that scope's packages are fetched from, by lower-case scope. */
+  scopes: Record<string, string>;
   /** The first positional (package spec, or the bin name when --package was given) and what follows. */
   positional: string[];
 }
@@ -22,6 +24,7 @@ export function parseNpmArgs(args: string[]): NpmArgs {
   const packages: string[] = [];
   let call: string | null = null;
   let registry: string | null = null;
+  const scopes: Record<string, string> = {};
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
@@ -40,12 +43,29 @@ export function parseNpmArgs(args: string[]): NpmArgs {
       call = value ?? args[++i] ?? null;
     } else if (flag === "--registry") {
       registry = value ?? args[++i] ?? null;
+    } else if (SCOPED_REGISTRY.test(flag)) {
+      const v = value ?? args[++i];
+      if (v !== undefined) scopes[SCOPED_REGISTRY.exec(flag)![1].toLowerCase()] = v;
     } else if (WITH_VALUE.has(flag) && value === null) {
       i++;
     }
     // booleans, `--x=y` and unknown flags take no value: an unknown flag followed by a package spec is read as boolean
   }
-  return { packages, call, registry, positional: args.slice(i) };
+  return { packages, call, registry, scopes, positional: args.slice(i) };
+}
+
+/** npm's per-scope registry option, `--@acme:registry`. */
+const SCOPED_REGISTRY = /^--(@[^:/\s]+):registry$/;
+
+/**
+ * Where a launch fetches an npm package from, when the entry says (null: the public registry by default). A scope's
+ * registry (`--@acme:registry`, `npm_config_@acme:registry`) wins over `--registry` for that scope's packages, and an
+ * option over the entry's `env`, as in npm.
+ */
+export function npmRegistryOf(name: string, sources: PackageSources | undefined, parsed?: Pick<NpmArgs, "registry" | "scopes">): string | null {
+  const scope = name.startsWith("@") && name.includes("/") ? name.slice(0, name.indexOf("/")).toLowerCase() : null;
+  const scoped = scope ? (parsed?.scopes[scope] ?? sources?.npmScopes[scope]) : undefined;
+  return scoped ?? parsed?.registry ?? sources?.npm ?? null;
 }
 
 /** Programs that run a file rather than being the server: `npx tsx server.ts` is a local file. */
@@ -88,8 +108,7 @@ export function classifyNpmLaunch(launcher: string, args: string[], ctx: LaunchC
   }
   if (pkg.kind === "local") return localIdentity(pkg.source, `${launcher} runs the local package ${pkg.source}`, ctx);
 
-  // `--registry` wins over the entry's `npm_config_registry`, as in npm
-  const registry = parsed.registry ?? ctx.sources?.npm ?? null;
+  const registry = npmRegistryOf(pkg.name, ctx.sources, parsed);
   if (registry !== null && !isPublicNpmRegistry(registry)) {
     return otherIdentity(
       pkg.name,

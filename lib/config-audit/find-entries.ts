@@ -217,16 +217,19 @@ function toEntry(key: string, value: unknown, ctx: EntryContext, path: (string |
   };
 }
 
-/** The registry and index variables of an entry's `env` (npm reads `npm_config_*` in any case). */
+/** The registry and index variables of an entry's `env` (npm reads `npm_config_*` in any case, a scope's registry too). */
 function packageSources(env: Obj): PackageSources {
   let npm: string | null = null;
+  const npmScopes: Record<string, string> = {};
   const pypi: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (typeof value !== "string") continue;
-    if (/^npm_config_registry$/i.test(name) || name === "BUN_CONFIG_REGISTRY" || name === "YARN_NPM_REGISTRY_SERVER") npm = value;
+    const scope = /^npm_config_(@[^:/\s]+):registry$/i.exec(name);
+    if (scope) npmScopes[scope[1].toLowerCase()] = value;
+    else if (/^npm_config_registry$/i.test(name) || name === "BUN_CONFIG_REGISTRY" || name === "YARN_NPM_REGISTRY_SERVER") npm = value;
     else if (/^(UV_(INDEX_URL|DEFAULT_INDEX|INDEX|EXTRA_INDEX_URL|FIND_LINKS)|PIP_(INDEX_URL|EXTRA_INDEX_URL|FIND_LINKS))$/.test(name)) {
       pypi.push(...value.split(/\s+/).filter(Boolean));
     }
   }
-  return { npm, pypi };
+  return { npm, npmScopes, pypi };
 }

@@ -65,11 +65,14 @@ export interface ConfigEntry {
 }
 
 /**
- * Where the entry's environment tells package managers to fetch from: `npm_config_registry` (npm, pnpm, bun),
+ * Where the entry's environment tells package managers to fetch from: `npm_config_registry` (npm, pnpm, bun, deno) and a scope's
+ * `npm_config_@scope:registry`,
  * `UV_INDEX_URL`, `UV_DEFAULT_INDEX`, `UV_INDEX`, `UV_EXTRA_INDEX_URL`, `UV_FIND_LINKS`, `PIP_INDEX_URL`, … (uv, pipx).
  */
 export interface PackageSources {
   npm: string | null;
+  /** A scope's own registry (`npm_config_@acme:registry`), by lower-case scope: npm fetches that scope's packages from it. */
+  npmScopes: Record<string, string>;
   pypi: string[];
 }
 

