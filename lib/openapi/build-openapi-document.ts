@@ -83,7 +83,9 @@ function operationObject(op: ApiOperation): Json {
   // a key-only operation counts in the key's burst window like a metered one (lib/api/with-caller.ts): it
   // carries the quota headers and may answer 429
   const counted = op.metered === true || op.auth === "required";
-  const errors = counted && !op.errors.includes(429) ? [...op.errors, 429].sort((a, b) => a - b) : op.errors;
+  // every /v1 route refuses a query parameter it does not take, or one given twice, with a 400 (README "Query
+  // parameters"), routes that take none included; and a counted one may answer 429
+  const errors = [...new Set([400, ...op.errors, ...(counted ? [429] : [])])].sort((a, b) => a - b);
   const okHeaders: Json = {};
   if (counted) Object.assign(okHeaders, quotaHeaderRefs());
   if (op.cacheable) {

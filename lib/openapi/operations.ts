@@ -89,7 +89,7 @@ export interface ApiOperation {
   body?: { component: RequestComponent } | { raw: { description: string; contentTypes: string[] } };
   /** `text`: an example of a text/plain answer, `textSchema` what every such answer matches. */
   response: { status: 200; description: string; component?: ResponseComponent; text?: string; textSchema?: ZodType<string> };
-  /** Error statuses this operation can answer with the Error body. */
+  /** Error statuses this operation can answer with the Error body (the document adds 400 to every one, and 429 to counted ones). */
   errors: number[];
   /** The MCP tool that does the same (MCP is listed separately on /docs). */
   mcpTool?: string;

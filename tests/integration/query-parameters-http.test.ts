@@ -97,6 +97,12 @@ describe("query parameters on the /v1 API", () => {
     expect(await walletRemaining(db, accountId)).toBe(before);
   });
 
+  it.each(V1_ROUTES)("$route lists that 400 in the OpenAPI document", async (r) => {
+    const doc = await (await openApiGet(request("/v1/openapi.json"))).json();
+    const [method, path] = r.route.split(" ");
+    expect(Object.keys(doc.paths[path][method.toLowerCase()].responses)).toContain("400");
+  });
+
   it.each(V1_ROUTES)("$route refuses a parameter given twice", async (r) => {
     const param = r.dup ?? "bogus=1";
     const twice = r.dup ? withParam(r.path, param) : withParam(withParam(r.path, param), param);
