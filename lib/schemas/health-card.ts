@@ -3,7 +3,7 @@ import { HEALTH_VALUES } from "@/lib/engine/health";
 import { FACTOR_STATUSES, TRUST_PILLARS } from "@/lib/engine/trust/trust-factor";
 import { factsSchema } from "@/lib/engine/facts";
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
-import { integerParam } from "./params";
+import { integerParam, requiredText } from "./params";
 
 // Zod mirrors of the contract's HealthCard and SearchResult (spec/interface.md), strict: every field the
 // contract lists is required, and the further fields the card carries (the contract allows them) are
@@ -135,6 +135,5 @@ export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 /** Query of GET /v1/server and the lookalikes: one exact canonical name. */
 export const serverNameQuerySchema = z.object({
-  // the custom message only for a missing name: the length checks keep their own
-  name: z.string({ error: (issue) => (issue.input === undefined ? "name is required" : undefined) }).min(1).max(300),
+  name: requiredText("name").min(1).max(300),
 });

@@ -5,13 +5,23 @@ import { z } from "zod";
 
 /** An integer from `min` to `max`: a JSON integer, or its decimal digits as a query string carries them. */
 export function integerParam(name: string, min: number, max: number) {
+  const outOfRange = `${name} must be from ${min} to ${max}`;
   return (
     z
       .union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)], { error: `${name} must be an integer` })
-      .pipe(z.number().int().min(min).max(max))
+      // one message for any value out of range, a number past 2^53 included (it failed two checks, said twice)
+      .pipe(z.number().int({ error: outOfRange, abort: true }).min(min, outOfRange).max(max, outOfRange))
       // the bounds sit in the pipe, which JSON Schema (OpenAPI, MCP tools/list) cannot show: said here too
       .meta({ minimum: min, maximum: max })
   );
+}
+
+/**
+ * A text field or parameter that says "<name> is required" when it is missing, rather than zod's type error about
+ * undefined; a value of another type keeps zod's message, and the length checks chained on it their own.
+ */
+export function requiredText(name: string) {
+  return z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : undefined) });
 }
 
 /** A yes/no option: a JSON boolean, or 1/0/true/false as text. */

@@ -3,6 +3,7 @@ import { factsSchema } from "@/lib/engine/facts";
 import { FINDING_OUTCOMES, POLICY_IDS, RULESET_ID } from "@/lib/engine/policies";
 import { RULE_STAGES } from "@/lib/engine/ruleset";
 import { DECISIONS, DECISION_SCOPE, REASON_RESULTS } from "@/lib/engine/types";
+import { requiredText } from "./params";
 
 // Zod mirrors of the contract's preflight resources (spec/interface.md). `.strict()` (z.strictObject) wherever
 // the contract calls an object closed or the issue asks for a strict mirror; every listed field is required
@@ -15,7 +16,7 @@ export const decisionSchema = z.enum(DECISIONS);
 export const reasonResultSchema = z.enum(REASON_RESULTS);
 
 export const preflightInputSchema = z.strictObject({
-  server_name: z.string().min(1).max(300),
+  server_name: requiredText("server_name").min(1).max(300),
   policy_id: policyIdSchema.default("builtin:baseline"),
   refresh: z.enum(["never", "if_stale"]).default("never"),
 });
@@ -163,7 +164,7 @@ export type EvaluationDetailResponse = z.infer<typeof evaluationDetailResponseSc
 /** GET /v1/stamp query: the preflight input under query names (`name` for server_name); closed. */
 export const stampInputSchema = z
   .strictObject({
-    name: z.string().min(1).max(300),
+    name: requiredText("name").min(1).max(300),
     policy_id: policyIdSchema.default("builtin:baseline"),
     refresh: z.enum(["never", "if_stale"]).default("never"),
   })

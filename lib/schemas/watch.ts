@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { WATCH_EVENT_KINDS } from "@/lib/harvest/record-changes";
 import { dateTimeSchema } from "./preflight";
-import { integerParam } from "./params";
+import { integerParam, requiredText } from "./params";
 
 // Zod mirrors of the watch resources (contract: POST/GET/DELETE /v1/watch, DESIGN §3, §8).
 
@@ -13,7 +13,7 @@ export const watchIdSchema = z.string().regex(/^wat_[0-9a-z]{16}$/, "not a watch
 /** The closed request body of POST /v1/watch. Fields left out take their defaults: every event kind, no label. */
 export const watchInputSchema = z
   .strictObject({
-    server_name: z.string().min(1).max(300),
+    server_name: requiredText("server_name").min(1).max(300),
     webhook_url: z
       .url({ message: "webhook_url must be an absolute URL" })
       // its own message: without one a too-long URL took the url() message and was called "not absolute"
@@ -75,8 +75,8 @@ export const watchListResponseSchema = z.strictObject({
   watches: z.array(watchSchema),
 });
 
-/** A watch id in a query: "id is required" when it is missing, rather than a type error about undefined. */
-const watchIdParam = z.string({ error: (issue) => (issue.input === undefined ? "id is required" : undefined) }).min(1).max(100);
+/** A watch id in a query. */
+const watchIdParam = requiredText("id").min(1).max(100);
 
 export const watchDeleteQuerySchema = z.strictObject({ id: watchIdParam });
 

@@ -92,6 +92,15 @@ describe("POST /v1/preflight", () => {
     expect(await walletRemaining(db, a.accountId)).toBe(10);
   });
 
+  it("says a missing name is required (not a type error about undefined), in the body and the stamp's query", async () => {
+    const body = await preflight({ policy_id: "builtin:baseline" });
+    expect(await body.json()).toEqual({ ok: false, error: "invalid_request", message: "server_name: server_name is required" });
+    const query = await stampGet(request("/v1/stamp?policy_id=builtin:strict"));
+    expect(await query.json()).toEqual({ ok: false, error: "invalid_request", message: "name: name is required" });
+    // a name of another type keeps zod's own message
+    expect((await (await preflight({ server_name: 42 })).json()).message).toMatch(/^server_name: .*expected string/i);
+  });
+
   it("answers 401 to an anonymous refresh=if_stale and to an invalid key", async () => {
     const anon = await preflight({ server_name: "io.github.acme/weather", refresh: "if_stale" });
     expect(anon.status).toBe(401);

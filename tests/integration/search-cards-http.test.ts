@@ -241,8 +241,9 @@ describe("GET /v1/search", () => {
     ["no q", "/v1/search", "q: q is required"],
     ["a one-character q", "/v1/search?q=a", "q: q must be at least 2 characters"],
     ["a q of spaces around one character", "/v1/search?q=%20a%20", "q: q must be at least 2 characters"],
-    ["limit 0", "/v1/search?q=weather&limit=0", "limit: Too small: expected number to be >=1"],
-    ["limit 51", "/v1/search?q=weather&limit=51", "limit: Too big: expected number to be <=50"],
+    ["limit 0", "/v1/search?q=weather&limit=0", "limit: limit must be from 1 to 50"],
+    ["limit 51", "/v1/search?q=weather&limit=51", "limit: limit must be from 1 to 50"],
+    ["a limit past 2^53", "/v1/search?q=weather&limit=99999999999999999999", "limit: limit must be from 1 to 50"],
     ["a limit that is not an integer", "/v1/search?q=weather&limit=2.5", "limit: limit must be an integer"],
     // which of two would be answered is a guess the caller cannot see
     ["q given twice", "/v1/search?q=weather&q=forecast", "q: given more than once; send it once"],

@@ -186,6 +186,7 @@ describe("POST /v1/watch", () => {
 
   it.each([
     ["neither webhook_url nor email", { server_name: SERVER }, "webhook_url, an email"],
+    ["no server_name", { webhook_url: HOOK }, "server_name: server_name is required"],
     ["an http: URL", { server_name: SERVER, webhook_url: "http://hooks.example.com/x" }, "webhook_url: webhook_url must use https (http is refused)"],
     ["an ftp: URL", { server_name: SERVER, webhook_url: "ftp://hooks.example.com/x" }, "webhook_url: webhook_url must use https (ftp is refused)"],
     ["an unknown event kind", { server_name: SERVER, webhook_url: HOOK, events: ["server_new"] }, "events"],
