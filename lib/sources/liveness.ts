@@ -97,7 +97,10 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
       await client.connect(transport, { timeout: timeoutMs });
       const tools: Tool[] = [];
       let cursor: string | undefined;
-      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      // a server that offers no tools (resources or prompts only) declares no `tools` capability and answers
+      // tools/list "method not found": it is up, with no tools, not down
+      const offersTools = Boolean(client.getServerCapabilities()?.tools);
+      for (let page = 0; offersTools && page < MAX_TOOL_PAGES; page++) {
         const res = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
         tools.push(...(res.tools as Tool[]));
         cursor = res.nextCursor;

@@ -25,6 +25,16 @@ describe("probeRemote", () => {
     expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000 })).toMatchObject({ outcome: "up", toolsCount: 1 });
   });
 
+  it("is up on a server that offers no tools (no tools capability): it answered initialize, and has no tool list to read", async () => {
+    mcp.state.getStatus = 405;
+    mcp.state.tools = [];
+    try {
+      expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000 })).toMatchObject({ outcome: "up", toolsCount: 0 });
+    } finally {
+      mcp.state.tools = ["get_forecast"];
+    }
+  });
+
   it("calls a server that stalls on tools/list after that 405 unreachable (timed out), not down with HTTP 405", async () => {
     mcp.state.getStatus = 405;
     mcp.state.stall = "tools/list";
