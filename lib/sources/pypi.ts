@@ -39,8 +39,11 @@ export async function fetchPypiProject(name: string, stored: string | null, http
   if (res.status !== 200) return { kind: "error", error: `${url}: HTTP ${res.status}` };
   const doc = res.body as Obj;
   if (!doc?.info || typeof doc.info !== "object") return { kind: "error", error: `${url}: no info object` };
+  // `releases` is deprecated upstream and "may go away" (reference §4.1): without it the answer names no release,
+  // and read as "none" every listing that pins one would be reported missing
+  if (!doc.releases || typeof doc.releases !== "object" || Array.isArray(doc.releases)) return { kind: "error", error: `${url}: no releases map` };
   const versions: VersionFacts = {};
-  for (const [v, files] of Object.entries((doc.releases ?? {}) as Record<string, Obj[]>)) {
+  for (const [v, files] of Object.entries(doc.releases as Record<string, Obj[]>)) {
     const list = Array.isArray(files) ? files : [];
     versions[v] = list.length && list.every((f) => f?.yanked === true) ? { yanked: true } : {};
   }
@@ -69,6 +72,16 @@ async function fetchProjectStatus(name: string, http: FetchJsonOptions): Promise
   const doc = res.body as Obj;
   if (!doc || typeof doc !== "object" || !doc.meta) return { error: `${url}: not a Simple API JSON document` };
   const ps = doc["project-status"] as Obj | undefined;
+  // absent means `active` only where statuses exist (api-version 1.4 on); an older index (a mirror) says nothing
+  if (typeof ps?.status !== "string" && !carriesProjectStatus(doc.meta["api-version"])) {
+    return { error: `${url}: api-version ${String(doc.meta["api-version"] ?? "unknown")} carries no project status` };
+  }
   const status = typeof ps?.status === "string" ? ps.status : "active";
   return { status, reason: typeof ps?.reason === "string" ? ps.reason : null };
+}
+
+/** Whether a Simple API answer's api-version (PEP 691 `major.minor`) is one with PEP 792 project statuses (1.4 on). */
+function carriesProjectStatus(apiVersion: unknown): boolean {
+  const m = typeof apiVersion === "string" ? /^(\d+)\.(\d+)$/.exec(apiVersion.trim()) : null;
+  return m !== null && (Number(m[1]) > 1 || (Number(m[1]) === 1 && Number(m[2]) >= 4));
 }
