@@ -1,4 +1,4 @@
-import { pinnedVersion } from "./listed-version-exists";
+import { listedVersionKey, pinnedVersion } from "./listed-version-exists";
 
 /** What a package observation holds per version (lib/sources npm and pypi answers). */
 interface VersionRecord {
@@ -15,12 +15,15 @@ interface VersionRecord {
 export function listedVersionDeprecated(
   o: { exists: boolean | null; observedAt: Date | null; latestVersion: string | null; deprecated: string | null; versions: unknown } | null,
   version: string | null,
+  ecosystem: string,
 ): boolean | null {
   if (!o || o.exists !== true || o.observedAt === null) return null;
   const versions = (o.versions ?? {}) as Record<string, VersionRecord>;
   // a tag such as "latest" pins nothing (listed-version-exists.ts): the registry's latest version runs
   const pinned = pinnedVersion(version);
-  const record = pinned === null ? versions[o.latestVersion ?? ""] : (versions[version!] ?? versions[pinned]);
+  // the pinned release as the existence check finds it (PyPI's "1.0" is the listing's "1.0.0")
+  const key = pinned === null ? (o.latestVersion ?? "") : listedVersionKey(versions, pinned, ecosystem);
+  const record = key === null ? undefined : versions[key];
   if (record) return Boolean(record.deprecated || record.yanked);
   // no per-version record: only the latest version's deprecation is known
   if (pinned === null || version === o.latestVersion) return Boolean(o.deprecated);

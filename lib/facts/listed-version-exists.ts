@@ -49,10 +49,20 @@ export function pinnedVersionSql(column: SQL): SQL {
 }
 
 function hasVersion(versions: Record<string, unknown>, pinned: string, ecosystem: string): boolean {
-  if (Object.hasOwn(versions, pinned) || Object.hasOwn(versions, `v${pinned}`)) return true;
-  if (ecosystem !== "pypkg" || !RELEASE.test(pinned)) return false;
+  return listedVersionKey(versions, pinned, ecosystem) !== null;
+}
+
+/**
+ * The registry's own spelling of the pinned version among its versions (npm: exact, or with a leading `v`;
+ * PyPI: also with more or fewer trailing `.0` release parts), null when it has none. Every per-version reading
+ * (existence here, deprecation and yanks in listed-deprecation.ts) finds the release this one way.
+ */
+export function listedVersionKey(versions: Record<string, unknown>, pinned: string, ecosystem: string): string | null {
+  if (Object.hasOwn(versions, pinned)) return pinned;
+  if (Object.hasOwn(versions, `v${pinned}`)) return `v${pinned}`;
+  if (ecosystem !== "pypkg" || !RELEASE.test(pinned)) return null;
   const release = trimZeros(pinned);
-  return Object.keys(versions).some((k) => RELEASE.test(k) && trimZeros(k) === release);
+  return Object.keys(versions).find((k) => RELEASE.test(k) && trimZeros(k) === release) ?? null;
 }
 
 /** `1.0.0` → `1`, `1.02.0` → `1.2`: PEP 440 compares release segments as numbers, padded with zeros. */

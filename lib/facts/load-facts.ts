@@ -283,7 +283,7 @@ function toFacts(
         version: pkg.version,
         url: packagePageUrl(pkg.ecosystem, pkg.identifier),
         exists: listedVersionExists(o, pkg.ecosystem, pkg.version, row.listedAt),
-        deprecated: listedVersionDeprecated(o, pkg.version),
+        deprecated: listedVersionDeprecated(o, pkg.version, pkg.ecosystem),
         advisories: current
           ? (vuln!.advisories as { id: string; summary?: string | null; severity?: string | null }[]).map((a) => ({
               id: a.id,

@@ -110,7 +110,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
           identifier: p.identifier,
           version: p.version,
           exists: listedVersionExists(p, p.ecosystem, p.version, r.listedAt),
-          deprecated: listedVersionDeprecated(p, p.version),
+          deprecated: listedVersionDeprecated(p, p.version, p.ecosystem),
           yanked: !observed ? null : vf ? Boolean(vf.yanked) : null,
           advisories: advisoriesCurrent ? (p.advisories as { id: string; severity: string | null }[]) : null,
         };

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { packageObservations } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { packageObservations, serverPackages } from "@/lib/db/schema";
+import { buildHealthCard } from "@/lib/cards/build-health-card";
 import { loadServerRecords } from "@/lib/facts/load-facts";
 import { loadServerEvidence } from "@/lib/harvest/load-server-evidence";
 import { evaluate, getPolicy } from "@/lib/engine";
@@ -49,5 +51,27 @@ describe("the listed version of a package", () => {
   it("exists when the registry has it", async () => {
     await observe(new Date(listedAt.getTime() + 60_000), { "0.1.0": {}, "9.9.9": {} });
     expect((await record()).facts.packages[0].exists).toBe(true);
+  });
+});
+
+describe("the listed release of a PyPI project written with more or fewer trailing zeros than PyPI's", () => {
+  it("is read from PyPI's record of that release: yanked there, it is deprecated, as the existence check finds it", async () => {
+    // PyPI holds the release as "9.9", the listing writes "9.9.0": one release to PEP 440 (and to the existence check)
+    await db.insert(packageObservations).values({
+      ecosystem: "pypkg",
+      identifier: "ghost-mcp",
+      exists: true,
+      latestVersion: "9.9.9",
+      versions: { "9.9.9": {}, "9.9": { yanked: true } },
+      observedAt: new Date(listedAt.getTime() + 60_000),
+      attemptedAt: new Date(listedAt.getTime() + 60_000),
+    });
+    await db.update(serverPackages).set({ version: "9.9.0" }).where(eq(serverPackages.identifier, "ghost-mcp"));
+    const { facts, listing: details } = await record();
+    expect(facts.packages[0]).toMatchObject({ version: "9.9.0", exists: true, deprecated: true });
+    const card = buildHealthCard(facts, details, new Date());
+    expect(card.health_problems).toContain("pypkg_deprecated");
+    const [evidence] = (await loadServerEvidence(db, [Number(details.id)])).values();
+    expect(evidence.state.problems).toContain("pypkg_deprecated");
   });
 });

@@ -9,14 +9,14 @@ const seen = (versions: Record<string, object>, latestVersion = "2.0.0") => ({ e
 describe("the listed version's deprecation and advisories read a tag or a leading v as the existence check does", () => {
   it("reads a tag as the registry's latest version", () => {
     const o = seen({ "1.0.0": {}, "2.0.0": { deprecated: "no longer maintained" } });
-    expect(listedVersionDeprecated(o, "latest")).toBe(true);
-    expect(listedVersionDeprecated(o, "auto")).toBe(true);
-    expect(listedVersionDeprecated(o, null)).toBe(true);
-    expect(listedVersionDeprecated(o, "1.0.0")).toBe(false);
+    expect(listedVersionDeprecated(o, "latest", "jspkg")).toBe(true);
+    expect(listedVersionDeprecated(o, "auto", "jspkg")).toBe(true);
+    expect(listedVersionDeprecated(o, null, "jspkg")).toBe(true);
+    expect(listedVersionDeprecated(o, "1.0.0", "jspkg")).toBe(false);
   });
 
   it("finds a version listed with a leading v", () => {
-    expect(listedVersionDeprecated(seen({ "1.2.0": { deprecated: "use 2" } }), "v1.2.0")).toBe(true);
+    expect(listedVersionDeprecated(seen({ "1.2.0": { deprecated: "use 2" } }), "v1.2.0", "jspkg")).toBe(true);
   });
 
   it("takes a look-up of an unpinned listing as current only while it was made for the latest version", () => {
