@@ -57,6 +57,16 @@ export function environmentProblems(env: Record<string, string | undefined> = pr
     const raw = env[name];
     if (raw !== undefined && raw !== "" && !values.includes(raw)) problems.push(`${name} must be one of ${values.join(", ")} (got ${JSON.stringify(raw)})`);
   }
+  // each fine alone, refused together: every delivery run would stop at once (runDeliveries), and no notice go out
+  if (!problems.some((p) => p.startsWith("WEBHOOK_TIMEOUT_MS ") || p.startsWith("DELIVERY_LEASE_MS "))) {
+    const timeoutMs = Number(env.WEBHOOK_TIMEOUT_MS || WEBHOOK_TIMEOUT_MS);
+    const leaseMs = Number(env.DELIVERY_LEASE_MS || DELIVERY_LEASE_MS);
+    if (leaseMs < minDeliveryLeaseMs(timeoutMs)) {
+      problems.push(
+        `DELIVERY_LEASE_MS must be at least ${minDeliveryLeaseMs(timeoutMs)} with WEBHOOK_TIMEOUT_MS ${timeoutMs} (an e-mail send, 3 × the timeout, and 2 s) (got ${leaseMs})`,
+      );
+    }
+  }
   return problems;
 }
 
@@ -352,6 +362,8 @@ export const DELIVERY_RETRY_WINDOW_MS = 24 * HOUR_MS;
 /** A claimed delivery is the worker's for this long; a crashed worker's claims return after it. */
 export const DELIVERY_LEASE_MS = 60_000;
 export const deliveryLeaseMs = () => Number(process.env.DELIVERY_LEASE_MS || DELIVERY_LEASE_MS);
+/** The shortest lease a worker may hold: an e-mail send (three webhook timeouts) and 2 s. */
+export const minDeliveryLeaseMs = (timeoutMs: number) => timeoutMs * 3 + 2_000;
 /** Deliveries claimed per round, and at most this many of one watch's queue in a row. */
 export const DELIVERY_CLAIM_BATCH = 400;
 export const DELIVERY_CLAIM_PER_LANE = 50;

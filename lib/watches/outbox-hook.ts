@@ -35,7 +35,12 @@ export async function enqueueWatchEvents(tx: Tx, rows: ChangeRow[]): Promise<voi
       })
       .from(watches)
       .where(and(inArray(watches.serverId, serverIds.slice(i, i + 1000)), eq(watches.status, "active")))
-      .orderBy(watches.createdAt, watches.id);
+      .orderBy(watches.createdAt, watches.id)
+      // Locked until this transaction commits: a narrowing of `events` or a DELETE that commits in between
+      // cancels the pending rows it can see, and these are not visible to it yet, so an event of a kind the
+      // owner had just dropped went out. With the lock it waits for this commit (and then cancels these rows),
+      // or it came first and this reads the watch as it left it.
+      .for("share");
     for (const w of found) {
       const list = byServer.get(w.serverId) ?? [];
       list.push(w);

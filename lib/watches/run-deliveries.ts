@@ -6,6 +6,7 @@ import {
   DELIVERY_CLAIM_PER_LANE,
   DELIVERY_CONCURRENCY,
   deliveryLeaseMs,
+  minDeliveryLeaseMs,
   webhookTimeoutMs,
 } from "@/lib/config";
 import { log } from "@/lib/log";
@@ -66,7 +67,7 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
   const leaseMs = opts.leaseMs ?? deliveryLeaseMs();
   const timeoutMs = opts.timeoutMs ?? webhookTimeoutMs();
   const concurrency = Math.max(1, opts.concurrency ?? DELIVERY_CONCURRENCY);
-  if (leaseMs < timeoutMs * 3 + 2_000) {
+  if (leaseMs < minDeliveryLeaseMs(timeoutMs)) {
     throw new Error(`the delivery lease (${leaseMs} ms) must outlast an e-mail send (3 × ${timeoutMs} ms) by 2 s`);
   }
   const result: RunDeliveriesResult = { claims: 0, attempts: 0, delivered: 0, retrying: 0, failed: 0, cancelled: 0, released: 0, elapsedMs: 0 };
@@ -150,7 +151,12 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
       opts.onAttempt?.(row, outcome);
       const finished = await finishAttempt(db, row, lane.token, outcome, startedAt);
       if (!finished.held) {
-        log.warn("delivery lease lost while sending; another worker owns the rest of this queue", { watch: lane.watchId, delivery: row.eventId });
+        // cancelled while it was being sent (the watch deleted, or its kind dropped), or the lease ran out and
+        // another worker took the queue: give back what this claim still holds (nothing in the second case, the
+        // release is by this lease's token), so the rest goes out now rather than when the lease expires
+        const rest = lane.rows.slice(i + 1).map((r) => r.id);
+        await releaseDeliveries(db, lane.token, rest);
+        result.released += rest.length;
         return;
       }
       result[finished.as]++;

@@ -21,6 +21,7 @@ import { keyedAccount, loadFixtureCatalog, request } from "../helpers/catalog-fi
 import { startHttpsReceiver, testTls } from "../helpers/https-receiver";
 import { mailHeader, mailText, startSmtpSink } from "../helpers/smtp-sink";
 import { insertWatch, recordTestChanges as recordRows, serverId } from "../helpers/watch-fixture";
+import { rowsOf } from "@/lib/watches/claim-deliveries";
 
 // vitest sets BASE_URL=/ (Vite's), which siteUrl() would otherwise fall back to
 process.env.SITE_URL = "https://catalog.example.test";
@@ -148,6 +149,39 @@ describe("narrowing a watch's events", () => {
       ["remote_down", "cancelled"],
       ["security", "pending"],
     ]);
+  });
+
+  it.skipIf(process.env.TEST_DB !== "postgres")("sends no event of a dropped kind whose change was being recorded while the watch was narrowed", async () => {
+    const a = await keyedAccount(db, { credits: 1000 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    // a harvest transaction records a remote_down and has not committed yet when the owner narrows the watch
+    let commit!: () => void;
+    let recorded!: () => void;
+    const isRecorded = new Promise<void>((r) => (recorded = r));
+    const harvest = db.transaction(async (tx) => {
+      const id = await serverId(db, SERVER);
+      await recordChanges(tx, [{ kind: "remote_down", serverId: id, serverName: SERVER, observedAt: new Date(), before: { live: true }, after: { live: false } }]);
+      recorded();
+      await new Promise<void>((r) => (commit = r));
+    });
+    await isRecorded;
+    let narrowedDone = false;
+    const narrowed = watchPost(request("/v1/watch", { body: { server_name: SERVER, webhook_url: receiver.url, events: ["security"] }, key: a.key })).finally(
+      () => (narrowedDone = true),
+    );
+    // the narrowing either finishes or waits for the harvest's transaction
+    for (let i = 0; i < 200 && !narrowedDone; i++) {
+      const waiting = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`));
+      if (waiting[0].n > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    commit();
+    await harvest;
+    expect((await narrowed).status).toBe(200);
+    clock = new Date(Date.now());
+    await deliver();
+    expect(receiver.requests.map((r) => r.headers["x-catalog-event"])).toEqual([]);
+    expect((await deliveriesOf(w.watch.id)).map((d) => [d.kind, d.status])).toEqual([["remote_down", "cancelled"]]);
   });
 });
 
@@ -432,6 +466,27 @@ describe("webhook delivery", () => {
     expect((await narrowed!)?.status).toBe(200);
     expect(receiver.requests.map((r) => r.headers["x-catalog-event"])).toEqual(["remote_down", "remote_up"]);
     expect((await deliveriesOf(w.watch.id)).map((d) => d.status)).toEqual(["delivered", "cancelled", "delivered"]);
+  });
+
+  it("sends the rest at once when the event being sent is of a kind the watch dropped during its send", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    let narrowed: Promise<Response> | null = null;
+    receiver.setHandler((_req, res) => {
+      if (!narrowed) {
+        // while the health_change is being sent, the owner narrows the watch to remote_down
+        narrowed = watchPost(request("/v1/watch", { body: { server_name: SERVER, webhook_url: receiver.url, events: ["remote_down"] }, key: a.key }));
+        void narrowed.then(() => res.writeHead(200).end("ok"));
+        return;
+      }
+      res.writeHead(200).end("ok");
+    });
+    await recordTestChanges(db, SERVER, [{ kind: "health_change" }, { kind: "remote_down" }]);
+    await deliver();
+    expect((await narrowed!)?.status).toBe(200);
+    // the one in flight reached the receiver; the next one goes out in the same run, not a lease (60 s) later
+    expect(receiver.requests.map((r) => r.headers["x-catalog-event"])).toEqual(["health_change", "remote_down"]);
+    expect((await deliveriesOf(w.watch.id)).map((d) => d.status)).toEqual(["cancelled", "delivered"]);
   });
 
   it("signs with a secret rotated after the worker claimed the event but before it was sent", async () => {

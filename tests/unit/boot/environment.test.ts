@@ -53,6 +53,21 @@ describe("environmentProblems", () => {
   });
 });
 
+describe("environmentProblems: the webhook timeout and the delivery lease together", () => {
+  it("refuses a timeout the lease cannot hold (every delivery run stopped at once, and no notice went out), not each alone", () => {
+    expect(environmentProblems({ WEBHOOK_TIMEOUT_MS: "19000" })).toEqual([]);
+    expect(environmentProblems({ WEBHOOK_TIMEOUT_MS: "30000", DELIVERY_LEASE_MS: "92000" })).toEqual([]);
+    expect(environmentProblems({ WEBHOOK_TIMEOUT_MS: "20000" })).toEqual([
+      "DELIVERY_LEASE_MS must be at least 62000 with WEBHOOK_TIMEOUT_MS 20000 (an e-mail send, 3 × the timeout, and 2 s) (got 60000)",
+    ]);
+    expect(environmentProblems({ DELIVERY_LEASE_MS: "5000" })).toEqual([
+      "DELIVERY_LEASE_MS must be at least 32000 with WEBHOOK_TIMEOUT_MS 10000 (an e-mail send, 3 × the timeout, and 2 s) (got 5000)",
+    ]);
+    // a value refused on its own is named once, for itself
+    expect(environmentProblems({ WEBHOOK_TIMEOUT_MS: "10s" })).toEqual(['WEBHOOK_TIMEOUT_MS must be a whole number, 1 or more (got "10s")']);
+  });
+});
+
 describe("serverSettings (scripts/server.mjs)", () => {
   it("reads PORT, HOSTNAME and REQUEST_TIMEOUT_MS with their defaults", () => {
     expect(serverSettings({})).toEqual({ port: 3000, hostname: "0.0.0.0", requestTimeout: 300_000 });
