@@ -89,7 +89,12 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
       .where(and(eq(watches.accountId, accountId), eq(watches.serverId, server.id), eq(watches.targetKey, targetKey), eq(watches.status, "active")));
     if (existing) {
       const now = new Date();
-      const [row] = await tx.update(watches).set({ events, label, updatedAt: now }).where(eq(watches.id, existing.id)).returning();
+      // still active: a DELETE that committed since the select (it does not take the account's lock) leaves no row
+      const [row] = await tx
+        .update(watches)
+        .set({ events, label, updatedAt: now })
+        .where(and(eq(watches.id, existing.id), eq(watches.status, "active")))
+        .returning();
       // no row: the watch went since the select; this call creates it instead
       if (row) {
         // events of kinds the watch no longer asks for are not sent, queued ones included

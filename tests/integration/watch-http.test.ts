@@ -1,6 +1,7 @@
 import dns from "node:dns/promises";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { eq } from "drizzle-orm";
+import pg from "pg";
+import { and, eq } from "drizzle-orm";
 import { POST as watchPost, GET as watchGet, DELETE as watchDelete } from "@/app/v1/watch/route";
 import { POST as rotatePost } from "@/app/v1/watch/rotate-secret/route";
 import { GET as deliveriesGet } from "@/app/v1/watch/deliveries/route";
@@ -330,6 +331,38 @@ describe("GET and DELETE /v1/watch", () => {
       const res = await get(limit);
       expect(res.status, limit).toBe(400);
       expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringMatching(/^limit: /) });
+    }
+  });
+});
+
+describe.skipIf(process.env.TEST_DB !== "postgres")("POST /v1/watch racing a DELETE of the same watch", () => {
+  it("never answers with the unsubscribed watch: a watch deleted while it was being updated is created again", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const first = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
+    // a DELETE of that watch on another connection: its row is changed but not yet committed
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query("begin");
+      await other.query("update watches set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now() where id = $1", [first.watch.id]);
+      // the same body again: it finds the watch still active, and its update waits for the DELETE's row lock
+      const again = post({ server_name: SERVER, webhook_url: HOOK, label: "again" }, a.key);
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await other.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+        if (rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      await other.query("commit");
+      const res = await again;
+      expect(res.status).toBe(200);
+      const body = watchCreateResponseSchema.parse(await res.json());
+      expect(body.watch.status).toBe("active");
+      expect(body.created).toBe(true);
+      expect(body.secret).toMatch(/^whsec_/);
+      const active = await db.select().from(watches).where(and(eq(watches.accountId, a.accountId), eq(watches.status, "active")));
+      expect(active.map((w) => [w.id, w.label])).toEqual([[body.watch.id, "again"]]);
+    } finally {
+      await other.end();
     }
   });
 });
