@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { watches } from "@/lib/db/schema";
 import { ApiError } from "@/lib/api/errors";
@@ -17,6 +17,12 @@ export async function rotateWatchSecret(db: Db, caller: WatchCaller, id: string)
   const watch = await findOwnWatch(db, caller, id);
   if (watch.status !== "active") throw new ApiError("not_found", `watch ${id} is unsubscribed`);
   const secret = newWatchSecret();
-  const [row] = await db.update(watches).set({ secret, updatedAt: new Date() }).where(eq(watches.id, id)).returning();
+  // still active: a DELETE that committed since the look-up leaves no row, and no secret for a watch that sends nothing
+  const [row] = await db
+    .update(watches)
+    .set({ secret, updatedAt: new Date() })
+    .where(and(eq(watches.id, id), eq(watches.status, "active")))
+    .returning();
+  if (!row) throw new ApiError("not_found", `watch ${id} is unsubscribed`);
   return { ok: true, watch: toWatchView(row), secret };
 }

@@ -366,3 +366,31 @@ describe.skipIf(process.env.TEST_DB !== "postgres")("POST /v1/watch racing a DEL
     }
   });
 });
+
+describe.skipIf(process.env.TEST_DB !== "postgres")("POST /v1/watch/rotate-secret racing a DELETE of the same watch", () => {
+  it("answers 404, not a new secret for a watch that sends nothing any more", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const first = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query("begin");
+      await other.query("update watches set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now() where id = $1", [first.watch.id]);
+      // the rotation finds the watch still active, and its update waits for the DELETE's row lock
+      const rotated = rotatePost(request(`/v1/watch/rotate-secret?id=${first.watch.id}`, { key: a.key, method: "POST" }));
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await other.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+        if (rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      await other.query("commit");
+      const res = await rotated;
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ ok: false, error: "not_found", message: `watch ${first.watch.id} is unsubscribed` });
+      const [stored] = await db.select().from(watches).where(eq(watches.id, first.watch.id));
+      expect([stored.status, stored.secret]).toEqual(["unsubscribed", first.secret]);
+    } finally {
+      await other.end();
+    }
+  });
+});
