@@ -12,8 +12,13 @@ const ERRORS: Record<string, string> = {
   EmailSignin: "The sign-in e-mail could not be sent (or this address was sent several in the last hour). Try again later.",
 };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const { callbackUrl, error } = await searchParams;
+// a parameter given twice arrives as an array (`?callbackUrl=/a&callbackUrl=/b`): the first counts, as on /changes
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const sp = await searchParams;
+  const callbackUrl = one(sp.callbackUrl);
+  const error = one(sp.error);
   const target = callbackUrl?.startsWith("/") ? callbackUrl : "/account";
   // the cookie middleware.ts makes sure of, so the form also works as a plain HTML post (no JavaScript)
   const csrfToken = csrfTokenOf((await cookies()).get(csrfCookieName(await headers()))?.value);
