@@ -139,7 +139,8 @@ export function withCaller<P = Record<string, string>, Q = undefined>(handler: H
       const admit = async () => {
         const input = pending?.input;
         pending = undefined;
-        if (input) await admitCaller(input, { metered, keyRequired: options.keyRequired, state });
+        // the tier as the database has it now: the process remembered the one of the key's last full admission
+        if (input) who.tier = (await admitCaller(input, { metered, keyRequired: options.keyRequired, state })).caller.tier;
       };
       const charge = async (subject: string, cost = options.cost, extras: ChargeExtras = {}): Promise<ChargeResult> => {
         if (!metered) throw new Error("charge() called on a route wrapped without { metered: true }");

@@ -409,7 +409,8 @@ async function admitAndPay(
     ...(opts.alongside?.values ?? []),
   ];
   const statement = statementFor("admit_pay", opts.alongside, opts.asyncCommit === true, admitPaySql);
-  const fullAdmission = () => admitCaller(admission.input, { db, now, metered: true, state });
+  // the tier as the database has it (the remembered one may be stale): what the answer's x-tier says, refusals included
+  const fullAdmission = async () => void (caller.tier = (await admitCaller(admission.input, { db, now, metered: true, state })).caller.tier);
   let row: AdmitPayRow;
   try {
     [row] = await runStatement<AdmitPayRow>(db, statement.name, statement.text, values);

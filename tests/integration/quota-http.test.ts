@@ -624,4 +624,15 @@ describe("a key this process knows is admitted by the statement that pays (admit
     await db.update(accounts).set({ tier: "pro" }).where(eq(accounts.id, acc.accountId));
     expect(headersOf(await ask("/v1/paid?name=bb", acc.key))[3]).toBe("pro");
   });
+
+  it("reads the tier from the database on a refusal too (400, 404, 402), not from what the process remembered", async () => {
+    const acc = await account({ tier: "registered", credits: 3 });
+    expect(headersOf(await ask("/v1/paid?name=aa", acc.key))[3]).toBe("registered");
+    await db.update(accounts).set({ tier: "pro" }).where(eq(accounts.id, acc.accountId));
+    expect(headersOf(await ask("/v1/paid?name=missing1", acc.key))).toEqual([404, "2", "58", "pro"]);
+    await db.update(accounts).set({ tier: "registered" }).where(eq(accounts.id, acc.accountId));
+    expect(headersOf(await ask("/v1/paid?name=x", acc.key))).toEqual([400, "2", "57", "registered"]);
+    await db.update(accounts).set({ tier: "pro" }).where(eq(accounts.id, acc.accountId));
+    expect(headersOf(await ask("/v1/paid?name=bb&cost=5", acc.key))).toEqual([402, "2", "56", "pro"]);
+  });
 });
