@@ -47,12 +47,17 @@ export function readConfigDocument(text: string, filename?: string | null): Conf
   if (syntax === "yaml") return { format: "yaml", value: readYaml(text) };
 
   // No file name and not JSON-shaped: TOML, else YAML. A text that is neither is reported with the error of
-  // the syntax it most resembles.
+  // the syntax it most resembles. A YAML file may hold a line that looks like TOML (`KEY=value` in a block scalar
+  // or a list), so one that is valid YAML is read as such.
   try {
     return { format: "toml", value: readToml(text) };
   } catch (tomlError) {
-    if (looksLikeToml(text)) throw tomlError;
-    return { format: "yaml", value: readYaml(text) };
+    if (!looksLikeToml(text)) return { format: "yaml", value: readYaml(text) };
+    try {
+      return { format: "yaml", value: readYaml(text) };
+    } catch {
+      throw tomlError;
+    }
   }
 }
 

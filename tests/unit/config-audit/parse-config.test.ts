@@ -91,6 +91,16 @@ describe("parseConfig: syntax", () => {
     expect(parseConfig(yaml).format).toBe("yaml");
   });
 
+  it("reads as YAML, without a file name, a YAML file holding a line that looks like TOML; broken TOML keeps TOML's error", () => {
+    const yaml = "mcpServers:\n  - name: db\n    command: npx\n    args:\n      - -y\n      - mcp-db\n      - DB_URL=postgres://x\n    env:\n      NOTE: |\n        KEY=value\n";
+    const p = parseConfig(yaml);
+    expect(p.format).toBe("yaml");
+    expect(p.entries.map((e) => e.key)).toEqual(["db"]);
+    // TOML with a syntax error that YAML reads only as a string, or not at all: still TOML's message
+    expect(parseError('[mcp_servers.git]\ncommand = "npx\n').message).toMatch(/TOML/);
+    expect(parseError('model = "o3"\nbroken = \n').message).toMatch(/TOML/);
+  });
+
   it("reports a YAML syntax error at its own line and column, not at the start of the file", () => {
     const err = parseError("mcpServers:\n  - name: a\n    command: [npx\n", "c.yaml");
     expect(err.message).toMatch(/^not valid YAML/);
