@@ -23,7 +23,10 @@ export type RepoAnswer =
       ownerType: string | null;
       etag: string | null;
     }
-  /** 404/410 (deleted or never existed), 451 (legal block), 403 with a `block` object (ToS). */
+  /**
+   * 404/410 (deleted or never existed), 451 (legal block), 403 with a `block` object (ToS); a private repository
+   * the token can see is answered as the public gets it, 404.
+   */
   | { kind: "gone"; httpStatus: number; reason: string }
   | { kind: "not_modified"; etag: string }
   /** No answer about this repository (the item is retried on a later run). */
@@ -54,7 +57,14 @@ export function buildRepoQuery(refs: RepoRef[]): string {
 
 type Obj = Record<string, any>;
 
+/**
+ * The evidence is public: a private (or internal) repository the operator's token can see is one the public
+ * gets a 404 on, and is recorded as such, nothing of it kept.
+ */
+const privateRepo = (): RepoAnswer => ({ kind: "gone", httpStatus: 404, reason: "private: not visible to the public" });
+
 function fromGraphql(node: Obj): RepoAnswer {
+  if (node.isPrivate === true) return privateRepo();
   return {
     kind: "found",
     httpStatus: 200,
@@ -148,6 +158,7 @@ export async function fetchRepoRest(ref: RepoRef, etag: string | null, http: Fet
   }
   if (res.status === 200) {
     if (!body || typeof body.full_name !== "string") return { kind: "error", error: `${url}: malformed JSON` };
+    if (body.private === true || (typeof body.visibility === "string" && body.visibility !== "public")) return privateRepo();
     return {
       kind: "found",
       httpStatus: 200,

@@ -13,6 +13,8 @@ export interface FakeRepo {
   status: 200 | 404 | 451 | 403;
   /** The repository moved here (owner/name); the old name redirects. */
   renamedTo?: string;
+  /** Private: answered as to a token that can see it (the public gets 404). */
+  private?: boolean;
 }
 
 type Obj = Record<string, any>;
@@ -50,8 +52,8 @@ export class FakeGitHub {
       name: r.name,
       full_name: `${r.owner}/${r.name}`,
       owner: { login: r.owner, id: r.id + 1, type: r.ownerType },
-      private: false,
-      visibility: "public",
+      private: r.private === true,
+      visibility: r.private ? "private" : "public",
       fork: false,
       archived: r.archived,
       disabled: false,
@@ -97,7 +99,7 @@ export class FakeGitHub {
             isArchived: r.archived,
             isDisabled: false,
             isFork: false,
-            isPrivate: false,
+            isPrivate: r.private === true,
             owner: { __typename: r.ownerType, login: r.owner },
           };
         }
