@@ -8,7 +8,8 @@ interface VersionRecord {
 
 /**
  * Whether the listed version (or, none listed, the latest) is marked "do not use" by its registry; null when
- * the package was not observed to exist or that version's record was not seen. jspkg: the publisher's
+ * the package was not observed to exist or that version's record was not seen (the latest one too: a
+ * `dist-tags.latest` missing from npm's `versions`, a PyPI answer without `info.version`). jspkg: the publisher's
  * per-version deprecation. pypkg: the release is yanked (PyPI's per-release "do not use"), or its project's
  * PEP 792 status is deprecated or archived (lib/sources/pypi.ts marks every release so).
  */
@@ -25,7 +26,9 @@ export function listedVersionDeprecated(
   const key = pinned === null ? (o.latestVersion ?? "") : listedVersionKey(versions, pinned, ecosystem);
   const record = key === null ? undefined : versions[key];
   if (record) return Boolean(record.deprecated || record.yanked);
-  // no per-version record: only the latest version's deprecation is known
-  if (pinned === null || version === o.latestVersion) return Boolean(o.deprecated);
+  // No record of that version (a latest version the registry names but does not hold, or names none): a
+  // deprecation of the latest (npm) or of the whole project (PyPI's status) still speaks for it; its absence
+  // says nothing about a record that was never seen.
+  if ((pinned === null || version === o.latestVersion) && o.deprecated) return true;
   return null;
 }

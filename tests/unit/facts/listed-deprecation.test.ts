@@ -15,6 +15,16 @@ describe("the listed version's deprecation and advisories read a tag or a leadin
     expect(listedVersionDeprecated(o, "1.0.0", "jspkg")).toBe(false);
   });
 
+  it("leaves the latest version's deprecation unknown when the registry holds no record of it", () => {
+    // npm: dist-tags.latest names 3.0.0, versions lacks it; PyPI: no info.version (latest null)
+    expect(listedVersionDeprecated(seen({ "1.0.0": {}, "2.0.0": {} }, "3.0.0"), "latest", "jspkg")).toBeNull();
+    expect(listedVersionDeprecated(seen({ "1.0.0": {}, "2.0.0": {} }, "3.0.0"), null, "jspkg")).toBeNull();
+    expect(listedVersionDeprecated(seen({ "1.0.0": {}, "2.0.0": {} }, "3.0.0"), "3.0.0", "jspkg")).toBeNull();
+    expect(listedVersionDeprecated({ ...seen({ "1.0": {} }), latestVersion: null }, "auto", "pypkg")).toBeNull();
+    // a project-wide deprecation (PyPI's PEP 792 status) still speaks for a release without a record
+    expect(listedVersionDeprecated({ ...seen({}), latestVersion: null, deprecated: "archived" }, "auto", "pypkg")).toBe(true);
+  });
+
   it("finds a version listed with a leading v", () => {
     expect(listedVersionDeprecated(seen({ "1.2.0": { deprecated: "use 2" } }), "v1.2.0", "jspkg")).toBe(true);
   });
