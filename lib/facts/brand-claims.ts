@@ -52,14 +52,19 @@ function ownsNamespace(brand: Brand, namespace: string): boolean {
 /**
  * The words a text says, folded like lookalike names (lib/facts/fold-name.ts) so
  * that `str1pe`, `sIack` or a Cyrillic `і` still say the brand, plus each pair of
- * neighbouring words joined, so that `git-hub` and `Open AI` say it too.
+ * neighbouring words joined, so that `git-hub` and `Open AI` say it too. `!` and `|`
+ * read as `l` inside a word (`s|ack`) but end one in prose (`Stripe!`, `Slack|Notion`),
+ * so a text holding them is read both ways.
  */
 export function claimedTokens(text: string): Set<string> {
-  const ws = foldHomoglyphs(text)
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  const out = new Set(ws);
-  for (let i = 0; i + 1 < ws.length; i++) out.add(ws[i] + ws[i + 1]);
+  const out = new Set<string>();
+  for (const reading of /[!|]/.test(text) ? [text, text.replace(/[!|]/g, " ")] : [text]) {
+    const ws = foldHomoglyphs(reading)
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    for (const w of ws) out.add(w);
+    for (let i = 0; i + 1 < ws.length; i++) out.add(ws[i] + ws[i + 1]);
+  }
   return out;
 }
 

@@ -50,6 +50,12 @@ describe("brand claims see through homoglyphs and split words", () => {
     expect(claims("io.github.evil/stripe-official")).toEqual(["Stripe:false:true"]);
   });
 
+  it("reads a brand followed or joined by '!' or '|' in prose, which inside a word read as 'l' (s|ack)", () => {
+    expect(claims("io.github.evil/payments", "Official Stripe!")).toEqual(["Stripe:false:true"]);
+    expect(claims("io.github.evil/bridge", "Stripe|GitHub bridge")).toEqual(["GitHub:false:false", "Stripe:false:false"]);
+    expect(claims("io.github.evil/chat", "s|ack and s!ack")).toEqual(["Slack:false:false"]);
+  });
+
   it("claims nothing for names without brands", () => {
     expect(claims("io.github.acme/weather-mcp", "Weather")).toEqual([]);
   });
