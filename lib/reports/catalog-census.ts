@@ -1,4 +1,4 @@
-import { isNull } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
 import { computeHealth, type Health } from "@/lib/engine/health";
@@ -8,6 +8,10 @@ import { loadFactsMany } from "@/lib/facts/load-facts";
 /** Tallies over every listed server's facts, shared by the stats and coverage reports. */
 export interface CatalogCensus {
   listed: number;
+  /** Read with the listed names, so that listed + delisted is the catalog a report counts throughout. */
+  delisted: number;
+  /** Listed servers by the status the registry reported (`unknown` when it reported none). */
+  byRegistryStatus: Record<string, number>;
   health: Record<Health, number>;
   problems: Record<string, number>;
   verified: number;
@@ -22,10 +26,14 @@ export interface CatalogCensus {
 
 /** One pass over the facts of every listed server (batched: a handful of queries per 2,000 servers). */
 export async function computeCatalogCensus(db: Queryable, now: Date): Promise<CatalogCensus> {
-  const names = (await db.select({ name: servers.name }).from(servers).where(isNull(servers.delistedAt))).map((r) => r.name);
-  const facts = await loadFactsMany(db, names);
+  // one statement: the listed servers and the delisted count are of the same listing
+  const rows = await db.select({ name: servers.name, status: servers.registryStatus, delisted: sql<boolean>`${servers.delistedAt} is not null` }).from(servers);
+  const listedRows = rows.filter((r) => !r.delisted);
+  const facts = await loadFactsMany(db, listedRows.map((r) => r.name));
   const c: CatalogCensus = {
     listed: facts.size,
+    delisted: rows.length - listedRows.length,
+    byRegistryStatus: {},
     health: { healthy: 0, issues: 0, unknown: 0 },
     problems: {},
     verified: 0,
@@ -37,6 +45,7 @@ export async function computeCatalogCensus(db: Queryable, now: Date): Promise<Ca
     lookalikes: { servers: 0 },
   };
   const inc = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
+  for (const r of listedRows) if (facts.has(r.name)) inc(c.byRegistryStatus, r.status ?? "unknown");
   for (const f of facts.values()) {
     const h = computeHealth(f, now);
     c.health[h.health]++;
@@ -53,6 +62,7 @@ export async function computeCatalogCensus(db: Queryable, now: Date): Promise<Ca
     if (claims.some((b) => b.impersonation)) c.brandClaims.impersonation++;
     if (f.lookalikes.count > 0) c.lookalikes.servers++;
   }
+  c.byRegistryStatus = sortKeys(c.byRegistryStatus);
   c.problems = sortKeys(c.problems);
   c.artifacts = sortKeys(c.artifacts);
   c.firstPartyBasis = sortKeys(c.firstPartyBasis);

@@ -9,7 +9,7 @@ import { GET as coverageGet } from "@/app/v1/coverage/route";
 import { GET as healthGet } from "@/app/v1/health/route";
 import { GET as badgeGet } from "@/app/badge/[...name]/route";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
-import { packageObservations, remoteObservations, repositories, repositoryObservations, vulnObservations } from "@/lib/db/schema";
+import { packageObservations, remoteObservations, repositories, repositoryObservations, servers, vulnObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { clearReportMemo } from "@/lib/reports/memo";
 import { clearSearchCache } from "@/lib/search/result-cache";
@@ -399,6 +399,31 @@ describe("GET /v1/stats, /v1/recent and /v1/coverage", () => {
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
     expect(again.headers.get("etag")).toBe(etag);
+  });
+
+  it("stats and coverage count one listing throughout their body when another process changed it after the other report", async () => {
+    // coverage computes (and keeps) the census of listed servers' facts; then another process (the harvest cron
+    // on Postgres) delists a server, which this process's memos learn of only when they expire
+    coverageReportSchema.parse(await (await get(coverageGet, "/v1/coverage")).json());
+    await db.update(servers).set({ delistedAt: ago(0.1) }).where(eq(servers.name, FORECAST));
+    const stats = statsReportSchema.parse(await (await get(statsGet, "/v1/stats")).json());
+    const byStatus = Object.values(stats.servers.by_registry_status).reduce((a, b) => a + b, 0);
+    const byHealth = Object.values(stats.health).reduce((a, b) => a + b, 0);
+    expect({ byStatus, byHealth, total: stats.servers.listed + stats.servers.delisted }).toEqual({ byStatus: stats.servers.listed, byHealth: stats.servers.listed, total: 7 });
+
+    // and the other way round: stats computed first, coverage after another change
+    clearReportMemo(db);
+    statsReportSchema.parse(await (await get(statsGet, "/v1/stats")).json());
+    await db.update(servers).set({ delistedAt: ago(0.1) }).where(eq(servers.name, ARCHIVED));
+    const c = coverageReportSchema.parse(await (await get(coverageGet, "/v1/coverage")).json());
+    const byVerification = Object.values(c.identity.namespace_verification).reduce((a, b) => a + b, 0);
+    const byFirstParty = Object.values(c.identity.first_party).reduce((a, b) => a + b, 0);
+    expect({ byVerification, byFirstParty, items: c.sources.registry.items, total: c.census.servers_listed + c.census.servers_delisted }).toEqual({
+      byVerification: c.census.servers_listed,
+      byFirstParty: c.census.servers_listed,
+      items: c.census.servers_listed,
+      total: 7,
+    });
   });
 
   it("stats and coverage date the listing as the cards do when an older dump is imported after a newer listing", async () => {
