@@ -153,9 +153,13 @@ function check(input: unknown, mismatches: string[], warnings: string[]): void {
     mismatches.push(`facts do not match facts schema 1 (${first.path.join(".") || "(root)"}: ${first.message})`);
     return;
   }
+  // an RFC 3339 date-time (or the engine's own form, which for years past 9999 is not one), as valid_until below:
+  // with no offset Date reads local time, so the rules would be re-run at another instant in each time zone and
+  // the verdict would depend on the verifying machine
   const now = new Date(evaluated_at);
-  if (Number.isNaN(now.getTime())) {
-    mismatches.push(`evaluated_at ${evaluated_at} is not a date-time`);
+  const ownForm = !Number.isNaN(now.getTime()) && now.toISOString() === evaluated_at;
+  if (!ownForm && (Number.isNaN(now.getTime()) || !dateTimeSchema.safeParse(evaluated_at).success)) {
+    mismatches.push(`evaluated_at ${evaluated_at} is not an RFC 3339 date-time`);
     return;
   }
   if (now.toISOString() !== evaluated_at) {

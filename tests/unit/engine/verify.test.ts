@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decisionInputDigest } from "@/lib/engine/digest";
 import { ENGINE_VERSION } from "@/lib/engine/engine-version";
 import { evaluate, type PreflightEvaluation } from "@/lib/engine/evaluate";
 import { STRICT_POLICY, RULESET_ID } from "@/lib/engine/policies";
@@ -132,6 +133,34 @@ describe("verifyEvaluation", () => {
       detail.evaluation.valid_until = forged;
       expect(verifyEvaluation(detail).mismatches, forged).toEqual([`valid_until is ${forged}, recomputed ${ev.valid_until}`]);
     }
+  });
+
+  it("takes evaluated_at only as an RFC 3339 date-time too, so the verdict does not depend on the machine's time zone", () => {
+    // a copy restating evaluated_at without its offset, its decision_input_digest recomputed over the new text: the
+    // rules would be re-run at local time, which passes where the machine runs on UTC and fails elsewhere
+    for (const forged of [ev.evaluated_at.replace("Z", ""), new Date(ev.evaluated_at).toUTCString()]) {
+      const detail = detailOf(ev);
+      detail.evaluation.evaluated_at = forged;
+      detail.evaluation.decision_input_digest = decisionInputDigest({
+        engine_version: ev.engine_version,
+        policy_digest: ev.policy.digest,
+        facts_digest: ev.facts_digest,
+        as_of: forged,
+      });
+      expect(verifyEvaluation(detail).mismatches, forged).toEqual([`evaluated_at ${forged} is not an RFC 3339 date-time`]);
+    }
+    // another offset is still a date-time: verified, with a warning that the engine writes it otherwise
+    const offset = detailOf(ev);
+    offset.evaluation.evaluated_at = ev.evaluated_at.replace("T12:", "T13:").replace("Z", "+01:00");
+    offset.evaluation.decision_input_digest = decisionInputDigest({
+      engine_version: ev.engine_version,
+      policy_digest: ev.policy.digest,
+      facts_digest: ev.facts_digest,
+      as_of: offset.evaluation.evaluated_at,
+    });
+    const report = verifyEvaluation(offset);
+    expect(report.mismatches).toEqual([]);
+    expect(report.warnings).toHaveLength(1);
   });
 
   it("reports an ok that is not true: an answer saying false is an error body, not an evaluation", () => {
