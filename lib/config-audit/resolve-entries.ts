@@ -179,11 +179,13 @@ function keyMismatch(base: EntryResolution, keyServer: CatalogMatch | null, code
 
 /**
  * The entry's key (when it is a name) first, then active listings, then the most recently published (the
- * listing most likely maintained), then by name, so the choice is stable.
+ * listing most likely maintained), then by name (code units: localeCompare follows the machine's locale), so the
+ * choice is the same on every machine.
  */
 function rank(matches: CatalogMatch[], key: string): CatalogMatch[] {
   const score = (m: CatalogMatch) => (m.name === key ? 0 : 2) + (isActive(m) ? 0 : 1);
-  return [...matches].sort((a, b) => score(a) - score(b) || publishedTime(b) - publishedTime(a) || a.name.localeCompare(b.name));
+  const byName = (a: CatalogMatch, b: CatalogMatch) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return [...matches].sort((a, b) => score(a) - score(b) || publishedTime(b) - publishedTime(a) || byName(a, b));
 }
 
 const isActive = (m: CatalogMatch) => m.status === null || m.status === "active";

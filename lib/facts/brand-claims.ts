@@ -105,7 +105,9 @@ export function claimsOf(brands: Brand[], listing: { name: string; namespace: st
     const verified = ownsNamespace(b, listing.namespace);
     claims.push({ brand: b.brand, verified_by_namespace: verified, impersonation: !verified && official });
   }
-  return claims.sort((a, b) => a.brand.localeCompare(b.brand));
+  // by UTF-16 code units, as RFC 8785 orders keys: localeCompare follows the machine's locale (Danish sorts "aa"
+  // after "z"), and the claims are facts, so their order is in the facts digest, which must be the same everywhere
+  return claims.sort((a, b) => (a.brand < b.brand ? -1 : a.brand > b.brand ? 1 : 0));
 }
 
 export async function findBrandClaims(db: Queryable, listing: { name: string; namespace: string; title: string | null; description?: string | null }) {

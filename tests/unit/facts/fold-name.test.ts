@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { foldName, foldNameSql } from "@/lib/facts/fold-name";
 import { claimsOf, claimedTokens } from "@/lib/facts/brand-claims";
 import { REVIEWED_BRANDS } from "@/lib/facts/brands";
@@ -58,5 +58,26 @@ describe("brand claims see through homoglyphs and split words", () => {
 
   it("claims nothing for names without brands", () => {
     expect(claims("io.github.acme/weather-mcp", "Weather")).toEqual([]);
+  });
+});
+
+describe("brand claims in the facts", () => {
+  it("come in one order whatever the machine's locale: they are in the facts digest", () => {
+    const brands = [...REVIEWED_BRANDS, { brand: "aarhus", tokens: ["aarhus"], namespaces: ["com.aarhus"] }];
+    const listing = { name: "io.github.x/aarhus-zapier-anthropic", namespace: "io.github.x", title: null };
+    const order = () => claimsOf(brands, listing).map((c) => c.brand);
+    const here = order();
+    // a server whose default locale is Danish, where "aa" sorts after "z"
+    const danish = new Intl.Collator("da");
+    const spy = vi.spyOn(String.prototype, "localeCompare").mockImplementation(function (this: string, that: string) {
+      return danish.compare(this, that);
+    });
+    try {
+      expect(order()).toEqual(here);
+    } finally {
+      spy.mockRestore();
+    }
+    // UTF-16 code unit order, as RFC 8785 sorts keys
+    expect(here).toEqual(["Anthropic", "Zapier", "aarhus"]);
   });
 });
