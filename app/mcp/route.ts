@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { callerInputFrom, mergeBatchQuotaHeaders } from "@/lib/quota";
 import type { McpAuthExtra } from "@/lib/mcp/run-tool";
 import { registerTools } from "@/lib/mcp/register-tools";
@@ -43,6 +43,10 @@ async function readMessage(req: Request): Promise<{ parsed: unknown } | Response
   // call the first a parse error and answer the second with a 202 and no body)
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   if (messages.length === 0) return rpcRefusal(400, -32600, "Invalid Request: the batch is empty");
+  const version = req.headers.get("mcp-protocol-version");
+  if (Array.isArray(parsed) && version && withoutBatches(version)) {
+    return rpcRefusal(400, -32600, `Invalid Request: protocol ${version} has no JSON-RPC batches (2025-06-18 removed them); send one message per request`);
+  }
   if (messages.length > MCP_MAX_BATCH_MESSAGES) {
     return rpcRefusal(400, -32600, `Invalid Request: the batch holds ${messages.length} messages; send at most ${MCP_MAX_BATCH_MESSAGES} in one request`);
   }
@@ -56,7 +60,29 @@ async function readMessage(req: Request): Promise<{ parsed: unknown } | Response
   const ids = messages.flatMap((m) => (m && typeof m === "object" && "method" in m && "id" in m ? [JSON.stringify((m as { id: unknown }).id)] : []));
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
   if (repeated !== undefined) return rpcRefusal(400, -32600, `Invalid Request: the batch holds more than one request with id ${repeated}; each request needs its own id`);
-  return { parsed: Array.isArray(parsed) ? withoutSameBatchCancels(parsed) : parsed };
+  return { parsed: Array.isArray(parsed) ? withoutSameBatchCancels(parsed).map(withoutTaskAugmentation) : withoutTaskAugmentation(parsed) };
+}
+
+/**
+ * A request without its task augmentation (`params.task`, MCP 2025-11-25 Tasks). The endpoint declares no `tasks`
+ * capability, and a receiver that declares none "MUST process requests of that type normally, ignoring any
+ * task-augmentation metadata"; the SDK answered a tools/call carrying one with -32603 "Server does not support
+ * task creation".
+ */
+function withoutTaskAugmentation(message: unknown): unknown {
+  const params = (message as { params?: unknown }).params;
+  if (!("method" in (message as object)) || !params || typeof params !== "object" || !("task" in params)) return message;
+  const { task: _ignored, ...rest } = params as Record<string, unknown>;
+  return { ...(message as object), params: rest };
+}
+
+/**
+ * A protocol revision that has no JSON-RPC batches: 2025-03-26 brought them and 2025-06-18 removed them (its POST body
+ * is one message). A stateless endpoint knows the negotiated revision from MCP-Protocol-Version alone; a value the
+ * SDK does not support keeps the transport's own answer.
+ */
+function withoutBatches(version: string): boolean {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(version) && version >= "2025-06-18";
 }
 
 /**

@@ -393,6 +393,55 @@ describe("/mcp", () => {
     expect(body[0].result.structuredContent).toMatchObject({ ok: true });
   });
 
+  // JSON-RPC batches are protocol 2025-03-26 only: 2025-06-18 removed them ("the body of the POST request MUST be a
+  // single JSON-RPC request, notification, or response"), and a stateless endpoint knows the negotiated revision from
+  // the MCP-Protocol-Version header alone. A batch sent under a later revision ran, answered with an array.
+  it("refuses a batch sent under a protocol revision without batches (2025-06-18 on), before running any of it", async () => {
+    const post = async (body: unknown, version?: string) => {
+      const headers: Record<string, string> = { accept: "application/json, text/event-stream", ...(version ? { "mcp-protocol-version": version } : {}) };
+      const res = await mcpPost(request("/mcp", { method: "POST", ip: "192.0.2.63", headers, body }));
+      return { status: res.status, body: await res.json() };
+    };
+    const search = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "catalog_search", arguments: { q: `weather ${id}` } } });
+    for (const version of ["2025-06-18", "2025-11-25"]) {
+      expect(await post([search(1), search(2)], version), version).toEqual({
+        status: 400,
+        body: { jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: protocol ${version} has no JSON-RPC batches (2025-06-18 removed them); send one message per request` } },
+      });
+    }
+    // nothing ran: this is the IP's first look-up of the day; 2025-03-26 (and no header, which means it) takes batches
+    for (const version of ["2025-03-26", undefined]) {
+      const ok = await post([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }], version);
+      expect(ok, String(version)).toEqual({ status: 200, body: [expect.objectContaining({ id: 1, result: {} }), expect.objectContaining({ id: 2, result: {} })] });
+    }
+    const single = await mcpPost(request("/mcp", { method: "POST", ip: "192.0.2.63", headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" }, body: search(3) }));
+    expect(single.status).toBe(200);
+    expect(single.headers.get("x-ratelimit-remaining")).toBe("9");
+  });
+
+  // MCP 2025-11-25 (which the SDK negotiates), Tasks: "Receivers that do not declare the task capability for a request
+  // type MUST process requests of that type normally, ignoring any task-augmentation metadata". We declare no `tasks`
+  // capability; the SDK answered a tools/call carrying `task` with -32603 "Server does not support task creation".
+  it("runs a task-augmented tools/call as a normal call, since it declares no tasks capability", async () => {
+    const post = async (body: unknown) => {
+      const res = await mcpPost(request("/mcp", { method: "POST", headers: { accept: "application/json, text/event-stream" }, body }));
+      return res.json();
+    };
+    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    expect(init.result.protocolVersion).toBe("2025-11-25");
+    expect(init.result.capabilities.tasks).toBeUndefined();
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "catalog_policy_list", arguments: {}, task: { ttl: 60_000 } } };
+    const single = await post(call);
+    expect(single.error).toBeUndefined();
+    expect(single.result.structuredContent).toMatchObject({ ok: true });
+    expect(single.result.task).toBeUndefined();
+    const batch = await post([call, { ...call, id: 3, params: { name: "catalog_stats", arguments: {}, task: {} } }]);
+    expect(batch.map((m: { result?: { structuredContent?: unknown } }) => m.result?.structuredContent)).toEqual([
+      expect.objectContaining({ ok: true, policies: expect.any(Array) }),
+      expect.objectContaining({ ok: true }),
+    ]);
+  });
+
   describe("past the burst limit", () => {
     beforeEach(() => void vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-03-10T12:00:05.000Z") }));
     afterEach(() => void vi.useRealTimers());
