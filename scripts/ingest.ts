@@ -5,7 +5,7 @@
 // server (PGlite must not be opened twice); otherwise it runs here.
 import fs from "node:fs";
 import { readDumpFile } from "@/lib/catalog/read-dump";
-import { ingestDump } from "@/lib/catalog/ingest-dump";
+import { ingestDump, observedAtProblem } from "@/lib/catalog/ingest-dump";
 import type { IngestCounts } from "@/lib/catalog/ingest-entries";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { registryUrl } from "@/lib/config";
@@ -38,8 +38,9 @@ if (values.file === undefined && values["observed-at"] !== undefined) {
 }
 const file = values.file === undefined ? undefined : userPath(values.file);
 const observedAt = values["observed-at"] ? new Date(values["observed-at"]) : undefined;
-if (observedAt && Number.isNaN(observedAt.getTime())) {
-  console.error(`--observed-at is not a date: ${values["observed-at"]}`);
+const badObservedAt = observedAt && observedAtProblem(observedAt);
+if (badObservedAt) {
+  console.error(`--observed-at ${badObservedAt}: ${values["observed-at"]}`);
   process.exit(2);
 }
 if (file && !fs.existsSync(file)) {

@@ -26,6 +26,20 @@ export function dumpObservedAt(entries: unknown[], now = new Date()): Date {
   return newest ? new Date(newest) : new Date();
 }
 
+/**
+ * What is wrong with an observation time given for a dump (`--observed-at`, `observed_at`), or null. A listing is
+ * not observed after it is read, the rule every upstream time follows (believableTime): one dated ahead by a typo
+ * (2052 for 2025) made every later listing older than it, so none delisted a server or moved a latest version
+ * again, and each server new to them arrived delisted as of that date.
+ */
+export function observedAtProblem(observedAt: Date, now = new Date()): string | null {
+  if (Number.isNaN(observedAt.getTime())) return "is not a time";
+  return believableTime(observedAt, now) ? null : `is in the future (now is ${now.toISOString()}): a dump cannot have been observed after it is imported`;
+}
+
 export async function ingestDump(db: Db, entries: unknown[], origin: string, observedAt?: Date): Promise<IngestResult> {
-  return ingestEntries(db, entries, { source: "file", origin, complete: true, observedAt: observedAt ?? dumpObservedAt(entries) });
+  // its registry times are judged against the import: one given an earlier observation time (--observed-at) lost
+  // every publication and update time more than a day after it
+  const now = new Date();
+  return ingestEntries(db, entries, { source: "file", origin, complete: true, observedAt: observedAt ?? dumpObservedAt(entries, now), readAt: now });
 }

@@ -20,6 +20,11 @@ export interface IngestOptions {
   complete: boolean;
   /** When the listing was observed (the crawl's start, or the dump's own time). */
   observedAt: Date;
+  /**
+   * When the listing was read, the instant its registry times may not be more than a day past (believableTime):
+   * a dump's import, whatever time it is observed at. `observedAt` when not given (a crawl reads as it observes).
+   */
+  readAt?: Date;
   updatedSince?: Date | null;
   pages?: number;
 }
@@ -68,10 +73,11 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
   for (const raw of rawEntries) {
     try {
       const e = normalizeRegistryEntry(raw);
-      // registry times past the listing's observation are held as unknown, not as times (believableTime)
-      e.updatedAt = believableTime(e.updatedAt, opts.observedAt);
-      e.publishedAt = believableTime(e.publishedAt, opts.observedAt);
-      e.statusChangedAt = believableTime(e.statusChangedAt, opts.observedAt);
+      // registry times past the listing's reading are held as unknown, not as times (believableTime)
+      const readAt = opts.readAt ?? opts.observedAt;
+      e.updatedAt = believableTime(e.updatedAt, readAt);
+      e.publishedAt = believableTime(e.publishedAt, readAt);
+      e.statusChangedAt = believableTime(e.statusChangedAt, readAt);
       byKey.set(`${e.name}\u0000${e.version}`, e);
     } catch (err) {
       rejects.push((err as Error).message);

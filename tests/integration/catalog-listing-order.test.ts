@@ -145,4 +145,26 @@ describe("a registry time from the future", () => {
     const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from servers where registry_updated_at > now() + interval '1 day'`);
     expect(row.n).toBe(0);
   });
+
+  // docs/catalog.md: a registry time more than a day after the listing was read is unknown, "for a dump: after the
+  // import". A dump given an earlier observation time (--observed-at) lost every publication and update time more
+  // than a day after that, all of them real.
+  it("judges a dump's registry times against its import, not against an earlier --observed-at", async () => {
+    const db = await resetDb();
+    vi.useFakeTimers({ now: new Date(DAY2), toFake: ["Date"] });
+    try {
+      await ingestDump(db, second, "second.json", new Date("2026-04-01T00:00:00.000Z"));
+    } finally {
+      vi.useRealTimers();
+    }
+    const versions = await queryRows<{ version: string; published_at: Date | string | null; registry_updated_at: Date | string | null }>(
+      db,
+      sql`select v.version, v.published_at, v.registry_updated_at from server_versions v join servers s on s.id = v.server_id where s.name = 'io.github.a/skewed' order by version`,
+    );
+    const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+    expect(versions.map((v) => [v.version, iso(v.published_at), iso(v.registry_updated_at)])).toEqual([
+      ["1.0.0", T0, DAY1],
+      ["2.0.0", DAY1, DAY1],
+    ]);
+  });
 });

@@ -134,6 +134,22 @@ describe("harvest triggers", () => {
     expect((await db.select({ n: count() }).from(registrySyncs))[0].n).toBe(before);
   });
 
+  // One dump dated ahead by a typo (2052 for 2025) was newer than every listing after it: none delisted a server
+  // again, and each server new to them arrived delisted as of 2052.
+  it("a dump posted with an observed_at in the future is a 400 naming it, and nothing is recorded", async () => {
+    const [{ n: before }] = await db.select({ n: count() }).from(registrySyncs);
+    const res = await cronIngestDump(
+      new Request("http://localhost/api/cron/ingest?origin=upload&observed_at=2052-11-05T00:00:00Z", {
+        method: "POST",
+        headers: { authorization: "Bearer harvest-cron-secret" },
+        body: JSON.stringify([{ name: "io.github.acme/dated", version: "1.0.0" }]),
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringMatching(/^observed_at is in the future .*: 2052-11-05T00:00:00Z$/) });
+    expect((await db.select({ n: count() }).from(registrySyncs))[0].n).toBe(before);
+  });
+
   it("prints plain progress lines when not on a terminal", () => {
     const out: string[] = [];
     const stream = { isTTY: false, write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream;

@@ -114,6 +114,10 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     const deadline = await run("harvest", "--deadline-ms", "soon", "--registry", "none", "--sources", "vuln");
     expect(deadline.status).toBe(2);
     expect(deadline.stderr.trim()).toBe("--deadline-ms is a number of milliseconds, 0 for none (got soon)");
+    // a dump observed after it is imported (a typo: 2052 for 2025) would be newer than every listing to come
+    const future = await run("ingest", "--file", "dump.json", "--observed-at", "2052-11-05T00:00:00Z");
+    expect(future.status).toBe(2);
+    expect(future.stderr.trim()).toMatch(/^--observed-at is in the future \(now is .*\): a dump cannot have been observed after it is imported: 2052-11-05T00:00:00Z$/);
   });
 
   it("a setting of the environment the job cannot use is one line naming it and exit 1, not a default or NaN taken silently", async () => {
