@@ -3,6 +3,9 @@ import { waitText } from "./_components/wait-text";
 // Shared by the search box (a client component) and the home page's server-side search, so a reader with and
 // without JavaScript asks the same query the same way and reads the same results and messages.
 
+/** A query's length as GET /v1/search's schema counts it: code points, so an emoji is one character, not two. */
+export const queryLength = (q: string) => Array.from(q).length;
+
 /** Results the box and the page ask for. */
 export const SEARCH_BOX_LIMIT = 10;
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { serverPagePath } from "@/lib/cards/links";
-import { SEARCH_BOX_LIMIT, searchErrorText, type SearchBoxAnswer, type SearchBoxResult as Result } from "./search-answer";
+import { SEARCH_BOX_LIMIT, queryLength, searchErrorText, type SearchBoxAnswer, type SearchBoxResult as Result } from "./search-answer";
 
 // GET /v1/search spends one of an anonymous IP's 10 daily lookups per distinct query, so the box waits for a
 // pause in typing, needs 2 characters, never asks the same query twice, and cancels answers overtaken by typing.
@@ -44,7 +44,7 @@ export function SearchBox({ initial }: { initial?: SearchBoxAnswer }) {
 
   async function run(query: string) {
     const key = query.trim();
-    if (key.length < MIN_CHARS) {
+    if (queryLength(key) < MIN_CHARS) {
       inflight.current?.abort();
       setState({ kind: "idle" });
       keepQueryInUrl("");

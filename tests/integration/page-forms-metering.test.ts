@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { AUDIT_MAX_BODY_BYTES } from "@/lib/config";
+import { searchQuerySchema } from "@/lib/schemas/health-card";
 import { GET as searchGet } from "@/app/v1/search/route";
 import { POST as auditPost } from "@/app/v1/audit/route";
 import { resetDb } from "../helpers/db";
@@ -13,6 +14,7 @@ import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../h
 const page = vi.hoisted(() => ({ headers: new Headers() }));
 vi.mock("next/headers", () => ({ headers: async () => page.headers }));
 const { homeSearch } = await import("@/app/home-search");
+const { queryLength } = await import("@/app/search-answer");
 const { auditConfigAction } = await import("@/app/audit/actions");
 
 const IP = "198.51.100.20";
@@ -88,6 +90,20 @@ describe("the home page's search", () => {
     const shown = await homeSearch("weather");
     expect(shown).toEqual({ q: "weather", error: expect.stringMatching(/Try again in about \d+ (h|min|s), or sign in and use an API key\.$/) });
     expect((shown as { error: string }).error.startsWith(`${message}.`)).toBe(true);
+  });
+
+  it("counts a query's characters as the API does: an emoji is one character, not two UTF-16 units", async () => {
+    // 101 emoji are 202 UTF-16 units but 101 characters: the API answers them, so the page must too
+    const long = "😀".repeat(101);
+    const api = await searchGet(request(`/v1/search?q=${encodeURIComponent(long)}&limit=10`, { ip: IP }));
+    expect(api.status).toBe(200);
+    expect(await homeSearch(long)).toEqual({ q: long, results: [] });
+    // one emoji is one character: the page's own message, before anything is counted, as for "w"
+    expect(await homeSearch("😀")).toEqual({ q: "😀", error: "Type at least 2 characters to search." });
+    const over = "😀".repeat(201);
+    expect(await homeSearch(over)).toEqual({ q: over, error: "A search is at most 200 characters; this one has 201." });
+    // the box (app/search-box.tsx) counts the same way, so it does not send the API a query the API refuses as short
+    for (const q of ["😀", "😀😀", "w", "wx", "é"]) expect(queryLength(q) >= 2, q).toBe(searchQuerySchema.safeParse({ q }).success);
   });
 });
 
