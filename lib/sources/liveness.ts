@@ -65,9 +65,16 @@ function blocked(err: unknown): boolean {
   return false;
 }
 
-export async function probeRemote(url: string, type: string, opts: { timeoutMs?: number; onCall?: () => void } = {}): Promise<ProbeResult> {
+export interface ProbeOptions {
+  timeoutMs?: number;
+  onCall?: () => void;
+  /** The caller stopping (a harvest run told to stop): the probe is cut short, no verdict. */
+  signal?: AbortSignal;
+}
+
+export async function probeRemote(url: string, type: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = opts.timeoutMs ?? livenessTimeoutMs();
-  const deadline = AbortSignal.timeout(timeoutMs);
+  const deadline = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
   let lastStatus: number | null = null;
   const fetchImpl = async (input: string | URL, init?: RequestInit) => {
     opts.onCall?.();
@@ -87,7 +94,8 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
     type === "sse" ? new SSEClientTransport(target, { fetch: fetchImpl }) : new StreamableHTTPClientTransport(target, { fetch: fetchImpl });
   const client = new Client({ name: "mcp-preflight-liveness", version: "1" }, { capabilities: {} });
   const timedOut = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { name: "TimeoutError" }));
+    const onAbort = () =>
+      reject(Object.assign(new Error(opts.signal?.aborted ? "stopped before an answer" : `no answer within ${timeoutMs} ms`), { name: "TimeoutError" }));
     if (deadline.aborted) onAbort();
     else deadline.addEventListener("abort", onAbort, { once: true });
   });
@@ -140,6 +148,7 @@ export async function probeRemote(url: string, type: string, opts: { timeoutMs?:
     if (status === 429) return { outcome: "unreachable", error: "HTTP 429 (rate limited)" };
     if (status && status >= 400) return { outcome: "down", httpStatus: status, error: `HTTP ${status}` };
     const code = causeCode(err);
+    if (opts.signal?.aborted) return { outcome: "unreachable", error: "stopped before an answer" };
     if (timedOutNow) return { outcome: "unreachable", error: `timed out after ${timeoutMs} ms` };
     // transient faults on the way (ours or the network's) say nothing about the endpoint
     if (code && TRANSIENT_CODES.has(code)) return { outcome: "unreachable", error: code };
@@ -167,7 +176,7 @@ const PROBED_TRANSPORTS = ["streamable-http", "sse"] as const;
  * none answered and one got no verdict (a timeout), there is no verdict, since a transport mismatch (a 405 to
  * the other transport's request) says nothing about the endpoint. `type` is the transport of the result kept.
  */
-export async function probeListedRemote(url: string, types: readonly string[], opts: { timeoutMs?: number; onCall?: () => void } = {}): Promise<ProbeResult & { type: string }> {
+export async function probeListedRemote(url: string, types: readonly string[], opts: ProbeOptions = {}): Promise<ProbeResult & { type: string }> {
   const listed = PROBED_TRANSPORTS.filter((t) => types.includes(t));
   const order = listed.length ? listed : [types[0] ?? "streamable-http"];
   const results: (ProbeResult & { type: string })[] = [];
@@ -175,6 +184,7 @@ export async function probeListedRemote(url: string, types: readonly string[], o
     const r = { ...(await probeRemote(url, type, opts)), type };
     if (r.outcome === "up") return r;
     results.push(r);
+    if (opts.signal?.aborted) break; // a stopped caller tries no other transport
   }
   return results.find((r) => r.outcome !== "down") ?? results[0];
 }
