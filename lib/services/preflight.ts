@@ -52,12 +52,14 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
     throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`);
   }
   const subject = `${kind}:${policy.id}:${input.server_name}`;
+  let probed = false;
   if (input.refresh === "if_stale" && accountId) {
     await ctx.admit?.();
     // a caller who cannot pay gets its 402 before the probe, the cooldown and the refresh quota are spent
     await assertAffordable(db, accountId, subject, PREFLIGHT_COST, now());
     const pending = await beginRefresh(db, facts, { accountId, now: now() });
     if (pending) {
+      probed = true;
       await pending.run();
       facts = (await loadFactsCached(db, input.server_name))!;
     }
@@ -74,7 +76,11 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
   } catch (err) {
     if (err instanceof ApiError) throw err; // 402: the statement that refused to pay wrote no record either
     log.error("evaluation could not be recorded", { server: input.server_name, error: (err as Error).message });
-    throw new ApiError("audit_unavailable", "the evaluation could not be recorded, so no result is returned and nothing was spent; retry shortly");
+    // a probe that ran is not undone: its observation is kept, and it counted against the refresh limits
+    const probe = probed
+      ? "; the liveness probe did run: its observation is stored and it counts against the refresh limits, so retry with refresh=never to be evaluated on it"
+      : "; retry shortly";
+    throw new ApiError("audit_unavailable", `the evaluation could not be recorded, so no result is returned and no credits were spent${probe}`);
   }
   return toPreflightResult(evaluation, record.id);
 }

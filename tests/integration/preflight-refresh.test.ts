@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eq, like } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { eq, like, sql } from "drizzle-orm";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as stampGet } from "@/app/v1/stamp/route";
 import { changes, leases, quotaCounters, remoteObservations } from "@/lib/db/schema";
@@ -56,6 +56,28 @@ describe("refresh=if_stale", () => {
     expect(again.status).toBe(200);
     const [obs2] = await db.select().from(remoteObservations);
     expect(obs2.attemptedAt!.getTime()).toBe(obs.attemptedAt!.getTime());
+  });
+
+  it("answers 503 when the evaluation cannot be recorded after a probe, saying the probe ran and is kept, and charges no credits", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    await db.execute(sql`create or replace function refuse_evaluations() returns trigger language plpgsql as $$ begin raise exception 'evaluations are read-only'; end $$`);
+    await db.execute(sql`create trigger refuse_evaluations before insert on evaluations for each row execute function refuse_evaluations()`);
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const res = await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict", refresh: "if_stale" }, a.key);
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body).toEqual({ ok: false, error: "audit_unavailable", message: expect.stringContaining("the liveness probe did run") });
+      expect(body.message).toMatch(/no credits were spent/);
+      expect(await walletRemaining(db, a.accountId)).toBe(50);
+      // what the message says is kept: the observation, which a retry with refresh=never is evaluated on
+      expect(await db.select().from(remoteObservations)).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+      await db.execute(sql`drop trigger refuse_evaluations on evaluations`);
+    }
+    const retry = preflightResultSchema.parse(await (await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict" }, a.key)).json());
+    expect(retry.facts.remotes[0]).toMatchObject({ live: true });
   });
 
   it("does not probe for a key revoked after this process came to know it: 401 first", async () => {
