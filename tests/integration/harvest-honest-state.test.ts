@@ -95,9 +95,16 @@ describe("a harvest run when an upstream fails, and what coverage then says", ()
     // and with its own start time, as runHolder writes it
     const current = runHolder();
     const started = new Date(now - HOUR);
+    // cron runs of other hosts (every Vercel invocation may be one): closed when far past the function's time limit
+    const cronEnded = "lambda-1:9:cron-ended";
+    const cronRecent = "lambda-2:9:cron-recent";
     const rows = await db
       .insert(harvestRuns)
-      .values([dead, alive, elsewhere, reused, current].map((holder) => ({ trigger: "cli", holder, status: "running", startedAt: started })))
+      .values([
+        ...[dead, alive, elsewhere, reused, current].map((holder) => ({ trigger: "cli", holder, status: "running", startedAt: started })),
+        { trigger: "cron", holder: cronEnded, status: "running", startedAt: new Date(now - 61 * 60_000) },
+        { trigger: "cron", holder: cronRecent, status: "running", startedAt: new Date(now - 10 * 60_000) },
+      ])
       .returning({ id: harvestRuns.id, holder: harvestRuns.holder });
     expect((await computeCoverage(db, clock())).harvest.running).toBe(true);
     await harvest({ sources: [] });
@@ -107,6 +114,9 @@ describe("a harvest run when an upstream fails, and what coverage then says", ()
     expect((await status(elsewhere)).status).toBe("running");
     expect(await status(reused)).toMatchObject({ status: "failed", finishedAt: new Date(now) });
     expect((await status(current)).status).toBe("running");
+    expect(await status(cronEnded)).toMatchObject({ status: "failed", finishedAt: new Date(now) });
+    expect((await status(cronEnded)).errors).toEqual([expect.objectContaining({ error: expect.stringMatching(/^abandoned: a cron run/) })]);
+    expect((await status(cronRecent)).status).toBe("running");
     await db.delete(harvestRuns).where(inArray(harvestRuns.id, rows.map((r) => r.id)));
   });
 
