@@ -4,7 +4,7 @@ import { BlockList, isIP } from "node:net";
  * Addresses an outbound request must never reach (anchors C5): loopback,
  * RFC 1918, link-local (cloud metadata lives at 169.254.169.254), CGNAT,
  * unique-local, multicast, reserved and unspecified ranges, in IPv4 and IPv6,
- * plus IPv4 addresses smuggled inside IPv6 (mapped, NAT64, 6to4).
+ * plus IPv4 addresses smuggled inside IPv6 (mapped, translated, NAT64, 6to4).
  */
 const DENIED_V4: [string, number][] = [
   ["0.0.0.0", 8], // "this network", includes 0.0.0.0
@@ -59,12 +59,16 @@ export function expandV6(ip: string): number[] | null {
   return parts.length === 8 && parts.every((n) => Number.isFinite(n)) ? parts : null;
 }
 
-/** The IPv4 address an IPv6 address carries (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16), if any. */
+/**
+ * The IPv4 address an IPv6 address carries (mapped ::ffff:a.b.c.d, translated ::ffff:0:a.b.c.d, NAT64
+ * 64:ff9b::/96, 6to4 2002::/16), if any.
+ */
 function embeddedV4(ip: string): string | null {
   const p = expandV6(ip);
   if (!p) return null;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   if (p.slice(0, 5).every((x) => x === 0) && (p[5] === 0xffff || p[5] === 0)) return v4(p[6], p[7]); // mapped / compatible
+  if (p.slice(0, 4).every((x) => x === 0) && p[4] === 0xffff && p[5] === 0) return v4(p[6], p[7]); // translated (SIIT, RFC 2765)
   if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) return v4(p[6], p[7]); // NAT64
   if (p[0] === 0x2002) return v4(p[1], p[2]); // 6to4
   return null;

@@ -47,6 +47,7 @@ describe("outbound requests reach only public addresses", () => {
       `http://localhost:${port}/`, // a name: refused after DNS resolution
       `http://[::1]:${port}/`,
       `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://[::ffff:0:7f00:1]:${port}/`, // IPv4-translated (SIIT) 127.0.0.1
       `http://0.0.0.0:${port}/`,
       "http://10.0.0.1/",
       "http://192.168.0.1/",

@@ -25,6 +25,9 @@ describe("which addresses an outbound request may reach", () => {
     "ff02::1",
     "::ffff:127.0.0.1", // IPv4-mapped
     "::ffff:169.254.169.254",
+    "::ffff:0:7f00:1", // IPv4-translated (SIIT) 127.0.0.1
+    "::ffff:0:10.0.0.1",
+    "::ffff:0:169.254.169.254",
     "64:ff9b::a9fe:a9fe", // NAT64 of 169.254.169.254
     "2002:7f00:1::", // 6to4 of 127.0.0.1
     "not-an-ip",
