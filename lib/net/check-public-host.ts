@@ -38,6 +38,8 @@ export async function checkPublicHost(hostname: string): Promise<HostVerdict> {
     }
     return { ok: true, addresses: [], unresolved: true };
   }
+  // "." (the root, "%2e" in a URL) is "" here, for which dns.lookup answers an empty list rather than an error
+  if (!addresses.length) return { ok: false, reason: "not_resolvable", message: `${host || hostname} does not resolve to any address` };
   const bad = addresses.find((a) => !permitted(a.address));
   if (bad) return { ok: false, reason: "private_address", address: bad.address, message: `${host} resolves to ${bad.address}, which is not a public address` };
   return { ok: true, addresses: addresses.map((a) => a.address) };

@@ -230,6 +230,22 @@ describe("POST /v1/watch", () => {
     expect(await db.select().from(watches)).toEqual([]);
   });
 
+  it.each([
+    ["the root alone", "https://./hook"],
+    ["a percent-encoded root", "https://%2e/hook"],
+    ["an ideographic full stop", "https://\u3002/hook"],
+  ])("refuses a webhook_url whose host is %s: it names no host, and DNS answers nothing for it (400, nothing spent)", async (_what, url) => {
+    process.env.OUTBOUND_ALLOW_HOSTS = "";
+    const a = await keyedAccount(db, { credits: 100 });
+    const res = await post({ server_name: SERVER, webhook_url: url }, a.key);
+    expect(res.status).toBe(400);
+    const err = await res.json();
+    expect(err).toMatchObject({ ok: false, error: "invalid_request" });
+    expect(err.message).toContain("does not resolve");
+    expect(await db.select().from(watches)).toEqual([]);
+    expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
+
   it("resolves the host name at creation and refuses one that resolves to a private address", async () => {
     process.env.OUTBOUND_ALLOW_HOSTS = "";
     const lookup = vi.spyOn(dns, "lookup").mockImplementation((async (host: string) => {
