@@ -15,7 +15,8 @@ import { resolverTrouble } from "@/lib/net/resolver-trouble";
  *   refused connection, a name that does not resolve, a protocol error);
  * - unreachable: the probe did not get an answer (our timeout, a connection
  *   reset on the way, a transient DNS failure, a name that does not resolve
- *   while no name does on this machine, a refused non-public address).
+ *   while no name does on this machine, a refused non-public address, a URL
+ *   with a user name or password, which is not sent).
  *   Only attempted_at moves: not answering in time is not evidence of down.
  */
 export type ProbeResult =
@@ -90,6 +91,8 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
   } catch {
     return { outcome: "unreachable", error: `not a URL: ${url}` };
   }
+  // fetch refuses to send such a URL: the endpoint is never asked, which says nothing about it
+  if (target.username || target.password) return { outcome: "unreachable", error: "not probed: the URL carries a user name or password, which fetch does not send" };
   const transport: Transport =
     type === "sse" ? new SSEClientTransport(target, { fetch: fetchImpl }) : new StreamableHTTPClientTransport(target, { fetch: fetchImpl });
   const client = new Client({ name: "mcp-preflight-liveness", version: "1" }, { capabilities: {} });

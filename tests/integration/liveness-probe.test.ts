@@ -71,6 +71,20 @@ describe("probeRemote", () => {
     }
   });
 
+  it("does not call a URL with a user name or password down: it cannot be probed (fetch will not send it), so there is no verdict", async () => {
+    let asked = 0;
+    mcp.state.onRequest = () => asked++;
+    try {
+      const url = mcp.url.replace("://", "://user:secret@");
+      for (const type of ["streamable-http", "sse"]) {
+        expect(await probeRemote(url, type, { timeoutMs: 3000 })).toEqual({ outcome: "unreachable", error: expect.stringMatching(/^not probed: the URL carries a user name or password/) });
+      }
+      expect(asked).toBe(0);
+    } finally {
+      mcp.state.onRequest = undefined;
+    }
+  });
+
   it("still calls a server that answers its POSTs with an HTTP error down", async () => {
     mcp.state.status = 503;
     try {
