@@ -2,6 +2,7 @@ import { sendMail } from "@/lib/auth/send-mail";
 import { takeAccountMail } from "@/lib/auth/mail-allowance";
 import { siteUrl } from "@/lib/config";
 import { log } from "@/lib/log";
+import { watchLabelText } from "./send-watch-email";
 
 /** The link that lets an address agree to one watch's notices; it works without signing in. */
 export function confirmWatchEmailUrl(token: string): string {
@@ -18,7 +19,7 @@ export interface WatchConfirmation {
 export function watchConfirmationContent(c: WatchConfirmation): { subject: string; text: string; url: string } {
   const url = confirmWatchEmailUrl(c.token);
   const text = [
-    `Someone with an mcp-preflight account asked to send this address notices about changes of ${c.serverName}${c.label ? ` (watch "${c.label}")` : ""}.`,
+    `Someone with an mcp-preflight account asked to send this address notices about changes of ${c.serverName}${watchLabelText(c.label)}.`,
     "",
     `Nothing is sent to you unless you agree. To receive them, open this link and confirm: ${url}`,
     "",

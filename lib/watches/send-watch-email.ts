@@ -24,6 +24,17 @@ const SUMMARY: Record<string, string> = {
   security: "its known security advisories changed",
 };
 
+const unicodeEscape = (c: string) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join("");
+
+/**
+ * ` (watch "<label>")`, or nothing. The label is the requester's own text, in mails to an address that may not
+ * be theirs (the request to confirm): quoted as a JSON string, with line and paragraph separators, direction
+ * marks and other invisible characters escaped too, so it stays inside its quotes on its one line and cannot add
+ * lines that read as ours.
+ */
+export const watchLabelText = (label: string | null) =>
+  label ? ` (watch ${JSON.stringify(label).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, unicodeEscape)})` : "";
+
 const show = (v: unknown) => (v === null || v === undefined ? "(nothing recorded)" : JSON.stringify(v, null, 2));
 
 export function watchEmailContent(mail: WatchEmail): { subject: string; text: string; unsubscribe: string } {
@@ -31,7 +42,7 @@ export function watchEmailContent(mail: WatchEmail): { subject: string; text: st
   const unsubscribe = unsubscribeUrl(mail.unsubscribeToken);
   const subject = `${mail.serverName}: ${SUMMARY[payload.type] ?? payload.type}`;
   const text = [
-    `mcp-preflight observed a change of ${mail.serverName}${mail.label ? ` (watch "${mail.label}")` : ""}: ${SUMMARY[payload.type] ?? payload.type}.`,
+    `mcp-preflight observed a change of ${mail.serverName}${watchLabelText(mail.label)}: ${SUMMARY[payload.type] ?? payload.type}.`,
     "",
     `Event: ${payload.type} (${payload.id}), recorded ${payload.created_at}`,
     "",

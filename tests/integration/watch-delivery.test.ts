@@ -804,6 +804,22 @@ describe("e-mail notices", () => {
     expect(smtp.messages.map((m) => m.to[0])).toEqual(Array(5).fill("team@example.test"));
   });
 
+  it("keeps a label on its own line in the mails, line breaks and direction marks shown as escapes", async () => {
+    // the label is the requester's text, mailed to a stranger (the request to confirm): it must not read as ours
+    const label = "x\")\r\n\r\nYour mcp-preflight account is suspended: sign in at https://evil.example/ to keep it.\u2028\u202e";
+    const a = await keyedAccount(db, { credits: 100, email: "owner@example.test" });
+    await createWatch({ server_name: SERVER, email: "team@example.test", label }, a.key);
+    await createWatch({ server_name: OTHER, email: "owner@example.test", label }, a.key);
+    await recordTestChanges(db, OTHER, [{ kind: "remote_down" }]);
+    expect(await deliver()).toMatchObject({ delivered: 1 });
+    expect(smtp.messages).toHaveLength(2);
+    for (const m of smtp.messages) {
+      const text = mailText(m.raw);
+      expect(text).toContain('(watch "x\\")\\r\\n\\r\\nYour mcp-preflight account is suspended: sign in at https://evil.example/ to keep it.\\u2028\\u202e")');
+      expect(text.split("\n").filter((line) => line.includes("suspended"))).toEqual([expect.stringMatching(/^(Someone|mcp-preflight observed)/)]);
+    }
+  });
+
   it("retries when the mail server is unreachable", async () => {
     process.env.SMTP_URL = "smtp://127.0.0.1:1";
     const a = await keyedAccount(db, { credits: 100, email: "ops@example.test" });
