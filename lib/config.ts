@@ -238,6 +238,13 @@ export function smtpUrl(): string | undefined {
   return process.env.SMTP_URL || undefined;
 }
 
+/**
+ * How long the mail server gets for each step of a send (connecting, its greeting, every answer): three webhook
+ * timeouts, as for a watch notice. nodemailer's own defaults wait up to 10 minutes for a server that stops
+ * answering, and a sign-in link or a key mail waited with it. A timeout in SMTP_URL's query wins.
+ */
+export const mailServerTimeoutMs = () => webhookTimeoutMs() * 3;
+
 export function mailFrom(): string {
   return process.env.MAIL_FROM || "mcp-preflight <no-reply@localhost>";
 }

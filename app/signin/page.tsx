@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Sign in" };
 
 const ERRORS: Record<string, string> = {
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
-  EmailSignin: "The sign-in e-mail could not be sent (or this address was sent several in the last hour). Try again later.",
+  EmailSignin: "The sign-in e-mail could not be sent: check that the address is a plain one (you@example.com); or this address was sent several in the last hour. Try again later.",
 };
 
 // a parameter given twice arrives as an array (`?callbackUrl=/a&callbackUrl=/b`): the first counts, as on /changes

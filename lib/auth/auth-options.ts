@@ -1,5 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import EmailProvider from "next-auth/providers/email";
+import { z } from "zod";
 import { SIGN_IN_LINK_MAX_AGE_SECONDS } from "@/lib/config";
 import { authSecret } from "./auth-secret";
 import { drizzleAuthAdapter } from "./drizzle-adapter";
@@ -10,6 +11,21 @@ import { takeAccountMail, TOO_MUCH_MAIL } from "./mail-allowance";
 export function authBaseUrl(): string {
   const url = process.env.NEXTAUTH_URL || process.env.SITE_URL || `http://localhost:${process.env.PORT || 3000}`;
   return url.replace(/\/+$/, "");
+}
+
+const plainAddress = z.email().max(254);
+
+/**
+ * The address a sign-in link goes to: next-auth's own normalising (NFKC, trimmed, lower-cased), and then a plain
+ * address only, as the API takes them. next-auth's default lets through whatever has one "@" and no quote, such as
+ * `1 <victim@example.com>` or `victim@example.com (2)`: nodemailer sends those to victim@example.com, while the
+ * hourly allowance (takeAccountMail) counted each spelling as another address, so one address could be sent any
+ * number of links, under a display name the requester wrote. Throwing makes next-auth answer its EmailSignin error.
+ */
+export function signInAddress(identifier: string): string {
+  const email = String(identifier ?? "").normalize("NFKC").trim().toLowerCase();
+  if (!plainAddress.safeParse(email).success) throw new Error("Invalid email address format.");
+  return email;
 }
 
 let options: NextAuthOptions | undefined;
@@ -33,6 +49,7 @@ export function authOptions(): NextAuthOptions {
         maxAge: SIGN_IN_LINK_MAX_AGE_SECONDS,
         // nodemailer is only used through sendMail; this placeholder is never dialled
         server: "smtp://localhost:25",
+        normalizeIdentifier: signInAddress,
         async sendVerificationRequest({ identifier, url }) {
           // refused like a mail that could not be sent: next-auth shows the sign-in page's EmailSignin error
           if (!(await takeAccountMail(identifier))) throw new Error(TOO_MUCH_MAIL);

@@ -1,4 +1,4 @@
-import { devMailboxEnabled, mailFrom, smtpUrl } from "@/lib/config";
+import { devMailboxEnabled, mailFrom, mailServerTimeoutMs, smtpUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { devMailbox } from "@/lib/db/schema";
 import { log } from "@/lib/log";
@@ -25,7 +25,7 @@ export async function sendMail(mail: OutgoingMail): Promise<{ delivered: "smtp" 
   const smtp = smtpUrl();
   if (smtp) {
     const nodemailer = await import("nodemailer");
-    const transport = nodemailer.createTransport(smtp);
+    const transport = nodemailer.createTransport(withTimeouts(smtp, mailServerTimeoutMs()));
     const info = await transport.sendMail({
       from: mailFrom(),
       to: mail.to,
@@ -47,4 +47,15 @@ export async function sendMail(mail: OutgoingMail): Promise<{ delivered: "smtp" 
   const db = await getDb();
   await db.insert(devMailbox).values({ to: mail.to, subject: mail.subject, text: mail.text, url: mail.url ?? null });
   return { delivered: "dev-mailbox" };
+}
+
+/**
+ * SMTP_URL with nodemailer's connection, greeting and socket timeouts set to `ms`, unless the URL sets them. They
+ * are added to the query as written, leaving the rest of the URL (its credentials' encoding) untouched: nodemailer
+ * reads only the URL when given one, so they cannot be passed beside it.
+ */
+function withTimeouts(smtp: string, ms: number): string {
+  const given = URL.canParse(smtp) ? new URL(smtp).searchParams : new URLSearchParams();
+  const added = ["connectionTimeout", "greetingTimeout", "socketTimeout"].filter((k) => !given.has(k)).map((k) => `${k}=${ms}`);
+  return added.length ? `${smtp}${smtp.includes("?") ? "&" : "?"}${added.join("&")}` : smtp;
 }

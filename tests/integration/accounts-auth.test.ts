@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SMTPServer } from "smtp-server";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo, type Socket } from "node:net";
+import { createRequire } from "node:module";
 import { eq } from "drizzle-orm";
 import { drizzleAuthAdapter } from "@/lib/auth/drizzle-adapter";
 import { sendMail } from "@/lib/auth/send-mail";
@@ -13,6 +14,7 @@ import { listApiKeys } from "@/lib/accounts/list-api-keys";
 import { mailNewKey } from "@/lib/accounts/mail-new-key";
 import { takeAccountMail } from "@/lib/auth/mail-allowance";
 import { authOptions } from "@/lib/auth/auth-options";
+import { newCsrfCookie } from "@/lib/auth/csrf-token";
 import { isWellFormedApiKey } from "@/lib/accounts/api-key-format";
 import { MAX_API_KEYS_PER_ACCOUNT } from "@/lib/config";
 import type { ApiError } from "@/lib/api/errors";
@@ -22,6 +24,7 @@ import { runMaintenance } from "@/lib/services/run-maintenance";
 import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
 import { request } from "../helpers/catalog-fixture";
+import { mailHeader, startSmtpSink } from "../helpers/smtp-sink";
 import { POST as adminKeysPost } from "@/app/api/admin/keys/route";
 
 let db: Db;
@@ -329,6 +332,81 @@ describe("mail with SMTP_URL", () => {
       expect(await db.select().from(devMailbox)).toEqual([]);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe("a mail server that stops answering", () => {
+  it("fails the send within the mail budget (3 × WEBHOOK_TIMEOUT_MS) instead of holding the sign-in for minutes", async () => {
+    // greets, then reads every command and answers none (nodemailer's own default would wait 10 minutes)
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on("data", () => {});
+      socket.write("220 stalled.example.test ESMTP\r\n");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    process.env.SMTP_URL = `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    process.env.WEBHOOK_TIMEOUT_MS = "200";
+    try {
+      const started = Date.now();
+      const outcome = await Promise.race([
+        sendMail({ to: "slow@example.test", subject: "Sign in to mcp-preflight", text: "t" }).then(
+          () => "sent",
+          (err: Error) => `failed: ${err.message}`,
+        ),
+        new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 5_000)),
+      ]);
+      expect(outcome).toMatch(/^failed: .*timeout/i);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      delete process.env.WEBHOOK_TIMEOUT_MS;
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe("asking next-auth for a sign-in link", () => {
+  // next-auth's core, as its route handler calls it (the package exports no subpath for it)
+  const { AuthHandler } = createRequire(import.meta.url)("../../node_modules/next-auth/core/index.js") as {
+    AuthHandler: (p: { req: unknown; options: unknown }) => Promise<{ redirect?: string }>;
+  };
+  const askForLink = (email: string) => {
+    const csrf = newCsrfCookie(new Headers());
+    return AuthHandler({
+      req: {
+        action: "signin",
+        providerId: "email",
+        method: "POST",
+        body: { email, csrfToken: csrf.value.split("|")[0] },
+        cookies: { [csrf.name]: csrf.value },
+        headers: {},
+        query: {},
+      },
+      options: authOptions(),
+    });
+  };
+
+  it("sends links only to plain addresses, so spellings of one address share its 5 mails an hour", async () => {
+    const smtp = await startSmtpSink();
+    process.env.SMTP_URL = smtp.url;
+    vi.spyOn(console, "error").mockImplementation(() => {}); // next-auth logs each refusal
+    try {
+      // next-auth's own check lets each through, and nodemailer sends each to victim@example.test
+      for (const spelling of ["1 <victim@example.test>", "2 <victim@example.test>", "victim@example.test (3)", "x\r\nbcc: y <victim@example.test>"]) {
+        expect((await askForLink(spelling)).redirect).toMatch(/error=EmailSignin/);
+      }
+      expect(smtp.messages).toEqual([]);
+      for (const spelling of ["victim@example.test", " Victim@Example.test ", "ｖｉｃｔｉｍ@example.test"]) {
+        expect((await askForLink(spelling)).redirect).toMatch(/verify-request/);
+      }
+      expect(smtp.messages.map((m) => [m.to, mailHeader(m.raw, "To")])).toEqual(Array(3).fill([["victim@example.test"], "victim@example.test"]));
+      for (let i = 0; i < 3; i++) await askForLink("victim@example.test");
+      expect(smtp.messages).toHaveLength(5);
+    } finally {
+      delete process.env.SMTP_URL;
+      await smtp.close();
     }
   });
 });
