@@ -1,5 +1,6 @@
 import { sendMail } from "@/lib/auth/send-mail";
 import { siteUrl } from "@/lib/config";
+import { log } from "@/lib/log";
 import type { AttemptOutcome } from "./send-webhook";
 import type { WatchEventPayload } from "./event-payload";
 
@@ -89,8 +90,23 @@ export async function sendWatchEmail(mail: WatchEmail, timeoutMs: number): Promi
     ]);
     return { ok: true, statusCode: null, error: null, response: sent.response ?? sent.delivered, durationMs: Math.round(performance.now() - started) };
   } catch (err) {
-    return { ok: false, statusCode: null, error: (err as Error).message, response: null, durationMs: Math.round(performance.now() - started) };
+    log.warn("watch e-mail not sent", { watch: mail.payload.watch_id, delivery: mail.payload.id, error: (err as Error).message });
+    return { ok: false, statusCode: null, error: mailFailure(err), response: null, durationMs: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * What the watch's owner reads of a failed send (GET /v1/watch/deliveries): the mail server's own answer to the
+ * message (an SMTP reply), our timeout, or the kind of network failure. Not the error's text, which names the
+ * operator's mail server (`connect ECONNREFUSED 10.0.0.5:587`); the log keeps that.
+ */
+export function mailFailure(err: unknown): string {
+  const e = (err ?? {}) as { message?: unknown; responseCode?: unknown; response?: unknown };
+  const message = typeof e.message === "string" ? e.message : String(err);
+  if (typeof e.responseCode === "number") return `the mail server refused the message: ${typeof e.response === "string" ? e.response : e.responseCode}`;
+  if (message.startsWith("timeout:")) return message;
+  const code = /\bE[A-Z]{3,}\b/.exec(message)?.[0];
+  return `the mail server could not be reached${code ? ` (${code})` : ""}`;
 }

@@ -827,7 +827,8 @@ describe("e-mail notices", () => {
     await recordTestChanges(db, SERVER, [{ kind: "security" }]);
     expect(await deliver()).toMatchObject({ attempts: 1, retrying: 1 });
     const [d] = await deliveriesOf(w.watch.id);
-    expect(d.lastError).toMatch(/ECONNREFUSED/);
+    // the kind of failure, not the operator's mail server address (the log keeps that)
+    expect(d.lastError).toBe("the mail server could not be reached (ECONNREFUSED)");
     process.env.SMTP_URL = smtp.url;
     clock = new Date(clock.getTime() + 30 * S);
     expect(await deliver()).toMatchObject({ attempts: 1, delivered: 1 });
