@@ -20,12 +20,24 @@ const STATUS_TEXT: Record<number, string> = {
   503: "The evaluation of an authenticated call could not be recorded (audit_unavailable)",
 };
 
+// lib/quota/quota-headers.ts writes them; a header with no schema here is an integer
 const QUOTA_HEADERS: Record<string, string> = {
   "x-tier": "free (no key), registered or pro",
-  "x-ratelimit-limit": "size of the window closest to running out (burst per minute, or an anonymous IP's daily lookups)",
+  "x-ratelimit-limit": "size of the window closest to running out, the one x-ratelimit-resource names",
   "x-ratelimit-remaining": "what is left of that window",
   "x-ratelimit-reset": "when that window resets, epoch seconds",
+  "x-ratelimit-resource":
+    "which window the three x-ratelimit headers describe: burst (requests a minute per key or anonymous IP), daily (an anonymous IP's distinct lookups a day) or audits (an anonymous IP's distinct config audits a day, POST /v1/audit)",
+  ratelimit: 'IETF RateLimit: remaining (r) and seconds to reset (t) of every window, e.g. "burst";r=59;t=42',
+  "ratelimit-policy": 'IETF RateLimit-Policy: size (q) and length in seconds (w) of every window, e.g. "burst";q=60;w=60',
   "x-credits-remaining": "keyed callers: the wallet after this call",
+};
+
+const QUOTA_HEADER_SCHEMAS: Record<string, Json> = {
+  "x-tier": { type: "string", enum: ["free", "registered", "pro"] },
+  "x-ratelimit-resource": { type: "string", enum: ["burst", "daily", "audits"] },
+  ratelimit: { type: "string" },
+  "ratelimit-policy": { type: "string" },
 };
 
 const quotaHeaderRefs = (): Json => Object.fromEntries(Object.keys(QUOTA_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
@@ -179,7 +191,7 @@ export function buildOpenApiDocument(baseUrl: string): Json {
         apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "An account API key (catk_…), created on the account page and shown once." },
       },
       headers: Object.fromEntries(
-        Object.entries(QUOTA_HEADERS).map(([h, d]) => [h, { description: d, schema: h === "x-tier" ? { type: "string", enum: ["free", "registered", "pro"] } : { type: "integer" } }]),
+        Object.entries(QUOTA_HEADERS).map(([h, d]) => [h, { description: d, schema: QUOTA_HEADER_SCHEMAS[h] ?? { type: "integer" } }]),
       ),
       responses: errorResponses,
     },

@@ -15,6 +15,7 @@ import { GET as creditsGet } from "@/app/v1/credits/route";
 import { GET as watchGet, POST as watchPost } from "@/app/v1/watch/route";
 import { GET as lookalikesGet } from "@/app/v1/lookalikes/route";
 import { GET as stampGet } from "@/app/v1/stamp/route";
+import { POST as auditPost } from "@/app/v1/audit/route";
 import { API_OPERATIONS } from "@/lib/openapi/operations";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, request } from "../helpers/catalog-fixture";
@@ -131,6 +132,32 @@ describe("GET /v1/openapi.json", () => {
         expect(Object.keys(op.responses["200"].headers ?? {}), `${m} ${p}`).toContain("x-ratelimit-remaining");
       }
     }
+  });
+
+  it("declares every quota header a counted answer carries, with a schema its value fits", async () => {
+    const a = await keyedAccount(db);
+    const config = JSON.stringify({ mcpServers: { x: { command: "npx", args: ["-y", "no-such-package"] } } });
+    const answers: [string, string, Response][] = [
+      ["/v1/search", "get", await searchGet(request("/v1/search?q=weather", { key: a.key }))],
+      ["/v1/search", "get", await searchGet(request("/v1/search?q=weather", { ip: "198.51.100.41" }))],
+      ["/v1/preflight", "post", await preflightPost(request("/v1/preflight", { body: { server_name: PAGE_SERVERS.pass }, ip: "198.51.100.41" }))],
+      // a keyless audit is counted in its own daily window (x-ratelimit-resource: audits)
+      ["/v1/audit", "post", await auditPost(request("/v1/audit", { body: config, ip: "198.51.100.41" }))],
+      ["/v1/audit", "post", await auditPost(request("/v1/audit", { body: "{", ip: "198.51.100.42" }))],
+    ];
+    const resources = new Set<string>();
+    for (const [p, m, res] of answers) {
+      const declared = doc.paths[p][m].responses[String(res.status)].headers as Json;
+      for (const [name, value] of res.headers) {
+        if (!/^(x-tier|x-ratelimit-|x-credits-|ratelimit)/.test(name)) continue;
+        const header = declared?.[name]?.$ref ? doc.components.headers[declared[name].$ref.split("/").pop()] : declared?.[name];
+        expect(header, `${res.status} ${m} ${p}: ${name}`).toBeDefined();
+        const typed = header.schema.type === "integer" ? Number(value) : value;
+        expect(ajv.compile(header.schema)(typed), `${name}: ${value}`).toBe(true);
+        if (name === "x-ratelimit-resource") resources.add(value);
+      }
+    }
+    expect([...resources].sort()).toEqual(["audits", "burst", "daily"]);
   });
 
   it("describes query parameters from the routes' schemas (names, required, defaults)", () => {
