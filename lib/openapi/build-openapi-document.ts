@@ -111,7 +111,7 @@ function operationObject(op: ApiOperation): Json {
   if (op.response.text) {
     content["text/plain"] = { schema: op.response.textSchema ? jsonSchemaOf(op.response.textSchema, "output") : { type: "string" }, example: op.response.text };
   }
-  if (op.path === "/v1/audit") content["text/plain"] = { schema: { type: "string" }, example: "BLOCK\tgithub\tio.github.acme/github\tthe listed repository is gone\n" };
+  if (op.path === "/v1/audit") content["text/plain"] = { schema: { type: "string" }, example: "BLOCK\tgithub\tio.github.acme/github\tThe repository https://github.com/acme/github-mcp that the listing names does not exist or is blocked by its host (observed 2026-03-01T00:00:00.000Z).\n" };
   if (op.path === "/v1/openapi.json") content["application/json"] = { schema: { type: "object" } };
 
   const responses: Json = {
