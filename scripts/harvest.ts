@@ -32,12 +32,13 @@ if (!["incremental", "full", "none"].includes(values.registry!)) {
   console.error("--registry is incremental, full or none");
   process.exit(2);
 }
-const deadlineMs = values["deadline-ms"] === undefined ? undefined : Number(values["deadline-ms"]);
-if (deadlineMs !== undefined && !(deadlineMs >= 0)) {
-  // Number("soon") is NaN, which the run would silently take as no deadline at all (0 says so on purpose)
-  console.error(`--deadline-ms is a number of milliseconds, 0 for none (got ${values["deadline-ms"]})`);
+if (values["deadline-ms"] !== undefined && !/^\d+$/.test(values["deadline-ms"])) {
+  // Number("soon") is NaN and Number("") (`--deadline-ms "$UNSET"`) is 0, which the run would silently take as no
+  // deadline at all (0 says so on purpose)
+  console.error(`--deadline-ms is a number of milliseconds, 0 for none (got ${JSON.stringify(values["deadline-ms"])})`);
   process.exit(2);
 }
+const deadlineMs = values["deadline-ms"] === undefined ? undefined : Number(values["deadline-ms"]);
 const printer = progressPrinter();
 
 function report(r: HarvestResult) {

@@ -5,7 +5,7 @@
 // server (PGlite must not be opened twice); otherwise it runs here.
 import fs from "node:fs";
 import { readDumpFile } from "@/lib/catalog/read-dump";
-import { ingestDump, observedAtProblem } from "@/lib/catalog/ingest-dump";
+import { ingestDump, readObservedAt } from "@/lib/catalog/ingest-dump";
 import type { IngestCounts } from "@/lib/catalog/ingest-entries";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { registryUrl } from "@/lib/config";
@@ -37,12 +37,12 @@ if (values.file === undefined && values["observed-at"] !== undefined) {
   process.exit(2);
 }
 const file = values.file === undefined ? undefined : userPath(values.file);
-const observedAt = values["observed-at"] ? new Date(values["observed-at"]) : undefined;
-const badObservedAt = observedAt && observedAtProblem(observedAt);
-if (badObservedAt) {
-  console.error(`--observed-at ${badObservedAt}: ${values["observed-at"]}`);
+const observed = values["observed-at"] === undefined ? undefined : readObservedAt(values["observed-at"]);
+if (observed && "problem" in observed) {
+  console.error(`--observed-at ${observed.problem}: ${values["observed-at"]}`);
   process.exit(2);
 }
+const observedAt = observed?.observedAt;
 if (file && !fs.existsSync(file)) {
   console.error(`no such file: ${file}`);
   process.exit(2);

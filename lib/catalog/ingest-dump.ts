@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { normalizeRegistryEntry } from "./normalize-registry-entry";
 import { ingestEntries, type IngestResult } from "./ingest-entries";
-import { believableTime } from "@/lib/sources/upstream-time";
+import { believableTime, parseUpstreamTime } from "@/lib/sources/upstream-time";
 
 /**
  * A dump is a complete listing taken at some moment it does not record. The
@@ -35,6 +35,18 @@ export function dumpObservedAt(entries: unknown[], now = new Date()): Date {
 export function observedAtProblem(observedAt: Date, now = new Date()): string | null {
   if (Number.isNaN(observedAt.getTime())) return "is not a time";
   return believableTime(observedAt, now) ? null : `is in the future (now is ${now.toISOString()}): a dump cannot have been observed after it is imported`;
+}
+
+/**
+ * An observation time given for a dump as text, read as every upstream time is (parseUpstreamTime: RFC 3339, UTC
+ * without an offset), or what is wrong with it. `new Date` took "1" as 2001-01-01, "2025-02-30" as March 2 and Go's
+ * zero time as year 1, and a fresh catalog's every server was then first seen that day.
+ */
+export function readObservedAt(text: string, now = new Date()): { observedAt: Date } | { problem: string } {
+  const observedAt = parseUpstreamTime(text);
+  if (!observedAt) return { problem: "is not a time (RFC 3339, such as 2025-11-28T00:00:00Z)" };
+  const problem = observedAtProblem(observedAt, now);
+  return problem ? { problem } : { observedAt };
 }
 
 export async function ingestDump(db: Db, entries: unknown[], origin: string, observedAt?: Date): Promise<IngestResult> {

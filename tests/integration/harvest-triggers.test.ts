@@ -120,17 +120,19 @@ describe("harvest triggers", () => {
     }
   });
 
-  it("a dump posted with an observed_at that is no time is a 400 naming it, and nothing is recorded", async () => {
+  // "1" was read by `new Date` as 2001-01-01 (every server new to the dump first seen then), "2025-02-30" as the
+  // 2nd of March, Go's zero time as year 1
+  it.each(["yesterday", "1", "2025-02-30", "0001-01-01T00:00:00Z"])("a dump posted with an observed_at that is no time (%s) is a 400 naming it, and nothing is recorded", async (observedAt) => {
     const [{ n: before }] = await db.select({ n: count() }).from(registrySyncs);
     const res = await cronIngestDump(
-      new Request("http://localhost/api/cron/ingest?origin=upload&observed_at=yesterday", {
+      new Request(`http://localhost/api/cron/ingest?origin=upload&observed_at=${observedAt}`, {
         method: "POST",
         headers: { authorization: "Bearer harvest-cron-secret" },
         body: JSON.stringify([{ name: "io.github.acme/dated", version: "1.0.0" }]),
       }),
     );
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringContaining("observed_at") });
+    expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: `observed_at is not a time (RFC 3339, such as 2025-11-28T00:00:00Z): ${observedAt}` });
     expect((await db.select({ n: count() }).from(registrySyncs))[0].n).toBe(before);
   });
 

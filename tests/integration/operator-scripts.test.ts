@@ -113,11 +113,25 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     // a number that is not one is refused before anything runs, not taken as "no deadline"
     const deadline = await run("harvest", "--deadline-ms", "soon", "--registry", "none", "--sources", "vuln");
     expect(deadline.status).toBe(2);
-    expect(deadline.stderr.trim()).toBe("--deadline-ms is a number of milliseconds, 0 for none (got soon)");
+    expect(deadline.stderr.trim()).toBe('--deadline-ms is a number of milliseconds, 0 for none (got "soon")');
     // a dump observed after it is imported (a typo: 2052 for 2025) would be newer than every listing to come
     const future = await run("ingest", "--file", "dump.json", "--observed-at", "2052-11-05T00:00:00Z");
     expect(future.status).toBe(2);
     expect(future.stderr.trim()).toMatch(/^--observed-at is in the future \(now is .*\): a dump cannot have been observed after it is imported: 2052-11-05T00:00:00Z$/);
+  });
+
+  it("a number or a time that is none is refused before anything runs, not read as another one", async () => {
+    // an empty --deadline-ms (`--deadline-ms "$UNSET"`) was Number("") = 0: no deadline at all
+    const empty = await run("harvest", "--deadline-ms", "", "--registry", "none", "--sources", "vuln");
+    expect(empty.status, empty.stdout).toBe(2);
+    expect(empty.stderr.trim()).toBe('--deadline-ms is a number of milliseconds, 0 for none (got "")');
+    // --observed-at was read by `new Date`: "1" was 2001-01-01 (every server of a fresh catalog first seen then), a
+    // 30th of February the 2nd of March, Go's zero time year 1; an empty value was ignored
+    for (const observedAt of ["1", "2025-02-30", "0001-01-01T00:00:00Z", "Nov 28 2025", ""]) {
+      const bad = await run("ingest", "--file", "dump.json", "--observed-at", observedAt);
+      expect(bad.status, observedAt).toBe(2);
+      expect(bad.stderr.trim()).toBe(`--observed-at is not a time (RFC 3339, such as 2025-11-28T00:00:00Z): ${observedAt}`.trim());
+    }
   });
 
   it("a setting of the environment the job cannot use is one line naming it and exit 1, not a default or NaN taken silently", async () => {

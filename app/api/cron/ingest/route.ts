@@ -4,7 +4,7 @@ import { OPERATOR_ROUTE, requireCronSecret } from "@/lib/api/cron-auth";
 import { readBinaryBody } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { registryUrl } from "@/lib/config";
-import { ingestDump, observedAtProblem } from "@/lib/catalog/ingest-dump";
+import { ingestDump, readObservedAt } from "@/lib/catalog/ingest-dump";
 import { parseDump } from "@/lib/catalog/read-dump";
 import { ApiError, invalidRequest } from "@/lib/api/errors";
 import { syncRegistry } from "@/lib/harvest/sync-registry";
@@ -43,10 +43,10 @@ export const GET = withCaller(async ({ req, url }) => {
 export const POST = withCaller(async ({ req, url }) => {
   requireCronSecret(req);
   const observedAtParam = url.searchParams.get("observed_at");
-  const observedAt = observedAtParam ? new Date(observedAtParam) : undefined;
   // an Invalid Date would reach the first timestamp write and fail there as a 500
-  const problem = observedAt && observedAtProblem(observedAt);
-  if (problem) throw invalidRequest(`observed_at ${problem}: ${observedAtParam}`);
+  const observed = observedAtParam ? readObservedAt(observedAtParam) : undefined;
+  if (observed && "problem" in observed) throw invalidRequest(`observed_at ${observed.problem}: ${observedAtParam}`);
+  const observedAt = observed?.observedAt;
   const bytes = await readBinaryBody(req, 512 * 1024 * 1024);
   let entries: unknown[];
   try {
