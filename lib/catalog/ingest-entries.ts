@@ -3,8 +3,8 @@ import type { Db, Tx } from "@/lib/db/client";
 import { noteCatalogWrite } from "@/lib/cache/db-memo";
 import { storableText } from "@/lib/db/storable-text";
 import { registrySyncs, repositories, serverPackages, serverRemotes, servers, serverVersions, type ServerRow } from "@/lib/db/schema";
-import { recordChanges } from "@/lib/harvest/record-changes";
-import { registryChanges, remoteUrlSets, urlSet, type ListedState } from "@/lib/harvest/registry-changes";
+import { lockChanges, recordChanges } from "@/lib/harvest/record-changes";
+import { lastRecordedRemoteUrls, registryChanges, remoteUrlSets, urlSet, type ListedState } from "@/lib/harvest/registry-changes";
 import { loadServerEvidence } from "@/lib/harvest/load-server-evidence";
 import { detectStateChanges } from "@/lib/harvest/state-changes";
 import { normalizeRegistryEntry, type RegistryEntry } from "./normalize-registry-entry";
@@ -118,6 +118,7 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
     // past its time limit, Ctrl-C) leaves neither, where a "running" row written first would say so for good.
     syncId = await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${INGEST_LOCK_KEY})`);
+      await lockChanges(tx); // before the evidence it compares is read (lockChanges)
       changesByKind = await writeCatalog(tx, entries, opts, counts);
       // marked succeeded under the catalog lock, so the next writer knows this listing has been written
       const [row] = await tx
@@ -204,6 +205,8 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
   // (complete listings) the servers this listing will delist.
   const prior = new Map(existing);
   const priorRemotes = await remoteUrlSets(tx, [...prior.values()].flatMap((r) => (r.latestVersionId ? [r.latestVersionId] : [])));
+  // a server held without a latest version was described by a non-latest row: its remotes are those the feed reported
+  const describedRemotes = await lastRecordedRemoteUrls(tx, [...prior.values()].flatMap((r) => (r.latestVersionId ? [] : [r.id])));
   const toDelist: ServerRow[] = opts.complete
     ? (await tx.select().from(servers).where(isNull(servers.delistedAt))).filter((r) => !byName.has(r.name) && mayDelist(r, age))
     : [];
@@ -385,7 +388,7 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
     }),
     seen: [...prior.values()].filter((row) => !outdated.has(row.name)).map((row) => ({
       prior: row,
-      priorRemoteUrls: row.latestVersionId ? (priorRemotes.get(row.latestVersionId) ?? []) : null,
+      priorRemoteUrls: row.latestVersionId ? (priorRemotes.get(row.latestVersionId) ?? []) : (describedRemotes.get(row.id) ?? null),
       state: listed(row.name),
       listed: row.delistedAt === null || returns(row.name),
     })),

@@ -6,7 +6,7 @@ import { serverRemotes } from "@/lib/db/schema";
 import { probeListedRemote } from "@/lib/sources/liveness";
 import type { HarvestContext } from "./harvest-context";
 import { livenessSource } from "./harvest-liveness";
-import { recordChanges } from "./record-changes";
+import { lockChanges, recordChanges } from "./record-changes";
 import { claimItems, leaseKey, releaseItems } from "./leases";
 
 /**
@@ -38,6 +38,7 @@ export async function observeRemotes(db: Db, urls: string[], now: () => Date = (
     const results = await Promise.all(items.map((it) => probeListedRemote(it.url, it.types)));
     const at = now();
     await db.transaction(async (tx) => {
+      await lockChanges(tx);
       // the liveness writer reads nothing from the run context; a refresh is not a run
       const changes = await livenessSource.write(undefined as unknown as HarvestContext, tx, items, results, at);
       await recordChanges(tx, changes);

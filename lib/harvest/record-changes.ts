@@ -57,6 +57,16 @@ export function onChangesRecorded(hook: ChangeHook): () => void {
 const CHANGES_LOCK_KEY = 7_301_990_449;
 
 /**
+ * Serialises the writers of observations that detect changes, until they commit. Taken at the start of a
+ * writing transaction, before its "before" read: two writers that overlapped (two runs, a run and a refresh or
+ * an ingest) would otherwise each read the other's commit as part of their own transition and record it twice.
+ * Taking it again in the same transaction (recordChanges does) is harmless.
+ */
+export async function lockChanges(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${CHANGES_LOCK_KEY})`);
+}
+
+/**
  * Writes change records in the caller's transaction (the one that wrote the
  * observation behind them) and runs the registered hooks there.
  *
@@ -67,7 +77,7 @@ const CHANGES_LOCK_KEY = 7_301_990_449;
 export async function recordChanges(tx: Tx, list: ChangeInput[]): Promise<ChangeRow[]> {
   if (!list.length) return [];
   ensureWatchOutboxHook(); // watches: one outbox row per matching watch, in this transaction
-  await tx.execute(sql`select pg_advisory_xact_lock(${CHANGES_LOCK_KEY})`);
+  await lockChanges(tx);
   const rows: ChangeRow[] = [];
   for (let i = 0; i < list.length; i += 500) {
     const part = list.slice(i, i + 500);

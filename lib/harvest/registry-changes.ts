@@ -1,6 +1,6 @@
-import { inArray } from "drizzle-orm";
+import { and, desc, inArray } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
-import { serverRemotes, type ServerRow } from "@/lib/db/schema";
+import { changes, serverRemotes, type ServerRow } from "@/lib/db/schema";
 import type { ChangeInput } from "./record-changes";
 
 /** The remote URL set of a version, as compared by endpoint_moved: unique and sorted. */
@@ -19,6 +19,26 @@ export async function remoteUrlSets(q: Queryable, versionIds: number[]): Promise
   return out;
 }
 
+/**
+ * The remote URL set the feed last reported for servers held without a latest version (described by a
+ * non-latest row): the `remotes` of their last server_new or endpoint_moved record. A server with none is absent.
+ */
+export async function lastRecordedRemoteUrls(q: Queryable, serverIds: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  for (let i = 0; i < serverIds.length; i += 1000) {
+    const rows = await q
+      .selectDistinctOn([changes.serverId], { serverId: changes.serverId, after: changes.after })
+      .from(changes)
+      .where(and(inArray(changes.kind, ["server_new", "endpoint_moved"]), inArray(changes.serverId, serverIds.slice(i, i + 1000))))
+      .orderBy(changes.serverId, desc(changes.id));
+    for (const r of rows) {
+      const remotes = (r.after as { remotes?: unknown } | null)?.remotes;
+      if (Array.isArray(remotes)) out.set(r.serverId, urlSet(remotes as string[]));
+    }
+  }
+  return out;
+}
+
 /** What the listing now says about a server (its latest entry), or null when the listing has no latest row for it. */
 export interface ListedState {
   status: string | null;
@@ -31,7 +51,10 @@ export interface RegistryDiffInput {
   observedAt: Date;
   /** Servers created by this listing; `goneBy` when a newer complete listing, already written, lacked them. */
   fresh: { id: number; name: string; state: ListedState | null; goneBy?: Date | null }[];
-  /** Servers held before this listing and present in it. */
+  /**
+   * Servers held before this listing and present in it; `priorRemoteUrls` null when the set they were last
+   * described with is unknown (endpoint_moved is then not compared).
+   */
   seen: { prior: ServerRow; priorRemoteUrls: string[] | null; state: ListedState | null; listed: boolean }[];
   /** Servers a complete listing lacked (delisted now). */
   delisted: ServerRow[];
@@ -78,9 +101,8 @@ export function registryChanges(input: RegistryDiffInput): ChangeInput[] {
     if (state.specEra !== prior.specEra) {
       out.push({ ...base, kind: "spec_era_change", before: { spec_era: prior.specEra }, after: { spec_era: state.specEra } });
     }
-    const before = priorRemoteUrls ?? [];
-    if (before.join("\n") !== state.remoteUrls.join("\n")) {
-      out.push({ ...base, kind: "endpoint_moved", before: { remotes: before }, after: { remotes: state.remoteUrls } });
+    if (priorRemoteUrls && priorRemoteUrls.join("\n") !== state.remoteUrls.join("\n")) {
+      out.push({ ...base, kind: "endpoint_moved", before: { remotes: priorRemoteUrls }, after: { remotes: state.remoteUrls } });
     }
   }
   for (const d of input.delisted) out.push(unlisted(d.id, d.name, d.registryStatus, at));

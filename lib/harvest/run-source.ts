@@ -4,7 +4,7 @@ import { noteCatalogWrite } from "@/lib/cache/db-memo";
 import { cooldownUntil, setCooldown } from "./cooldowns";
 import { FAILURE_STREAK_LIMIT, httpFor, noteError, SKIPPED, type DueItem, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { claimItems, leaseKey, releaseItems } from "./leases";
-import { recordChanges } from "./record-changes";
+import { lockChanges, recordChanges } from "./record-changes";
 
 /** Due items read per query; chunks are taken from this window. */
 const SELECT_WINDOW = 5_000;
@@ -86,6 +86,7 @@ export async function runSource<I extends DueItem, R>(ctx: HarvestContext, spec:
     if (sent.length) {
       try {
         await ctx.db.transaction(async (tx) => {
+          await lockChanges(tx);
           const found = await spec.write(ctx, tx, sent, results, at);
           const rows = await recordChanges(tx, found);
           for (const r of rows) ctx.changes[r.kind] = (ctx.changes[r.kind] ?? 0) + 1;
