@@ -288,6 +288,24 @@ describe("anonymous daily allowance: 10 unique lookups per UTC day per IP", () =
       delete process.env.TRUST_PROXY;
     }
   });
+
+  it("behind a proxy that forwards the client's port too, counts the address, not each connection", async () => {
+    // Azure Application Gateway appends `address:port` (`[v6]:port` for IPv6): every new connection has a new port
+    const viaProxy = (name: string, forwarded: string) =>
+      lookup(new Request(`http://localhost/v1/lookup?name=${name}`, { headers: { "x-mcp-preflight-socket-ip": "10.0.0.2", "x-forwarded-for": forwarded } }));
+    process.env.TRUST_PROXY = "1";
+    try {
+      for (let i = 0; i < 10; i++) expect((await viaProxy(`io.github.p/v4-${i}`, `203.0.113.61:${50000 + i}`)).status).toBe(200);
+      expect((await viaProxy("io.github.p/v4-10", "203.0.113.61:50010")).status).toBe(429);
+      expect((await viaProxy("io.github.p/v4-10", "203.0.113.61")).status).toBe(429);
+      for (let i = 0; i < 10; i++) expect((await viaProxy(`io.github.p/v6-${i}`, `[2001:db8:7:8::${i + 1}]:${40000 + i}`)).status).toBe(200);
+      // another address of that /64, with or without brackets and port, is the same client
+      expect((await viaProxy("io.github.p/v6-10", "[2001:db8:7:8::ff]")).status).toBe(429);
+      expect((await viaProxy("io.github.p/v6-10", "2001:db8:7:8::fe")).status).toBe(429);
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
+  });
 });
 
 describe("repeats and rejected requests", () => {
