@@ -57,6 +57,11 @@ server = http.createServer(timeouts, (req, res) => {
   if (!trustProxy) {
     delete req.headers["x-forwarded-for"];
     delete req.headers["x-real-ip"];
+  } else if (req.headers["x-forwarded-for"] === undefined && req.headers["x-real-ip"] !== undefined) {
+    // a proxy naming the client in X-Real-IP alone (nginx's usual `proxy_set_header X-Real-IP $remote_addr`):
+    // Next.js would fill in the missing x-forwarded-for with this socket's address, the proxy's own, and every
+    // keyless caller would count as the proxy (lib/api/client-ip.ts believes x-forwarded-for first)
+    req.headers["x-forwarded-for"] = req.headers["x-real-ip"];
   }
   req.headers["x-mcp-preflight-socket-ip"] = req.socket.remoteAddress ?? "unknown";
   if (answerUnroutable(req, res)) return;
