@@ -1,4 +1,5 @@
 import pg from "pg";
+import { vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { closeDb, getDb, type Db } from "@/lib/db/client";
 import { clearDbMemos } from "@/lib/cache/db-memo";
@@ -52,3 +53,33 @@ export { closeDb };
  * the two runs on both.
  */
 export const onOneDatabase = process.env.TEST_DB === (process.env.TEST_DATABASE_URL ? "postgres" : "pglite");
+
+/**
+ * Waits (at most 5 s) until a statement of this database waits for a lock: a call in flight has reached a row or
+ * lock the test holds on another connection. Returns early once `settled` says the call ended without waiting.
+ * Postgres only (PGlite runs one transaction at a time).
+ */
+export async function untilWaitingForLock(db: Db, settled: () => boolean = () => false): Promise<void> {
+  for (let i = 0; i < 200 && !settled(); i++) {
+    const rows = await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
+    const [row] = (rows as unknown as { rows?: { n: number }[] }).rows ?? (rows as unknown as { n: number }[]);
+    if (row.n > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Runs `run` while the database refuses every evaluation insert (a trigger), as a full disk or a read-only replica
+ * would: the 503 audit_unavailable path. The service logs each refusal; the log is quieted meanwhile.
+ */
+export async function whileEvaluationsRefused(db: Db, run: () => Promise<void>): Promise<void> {
+  await db.execute(sql`create or replace function refuse_evaluations() returns trigger language plpgsql as $$ begin raise exception 'evaluations are read-only'; end $$`);
+  await db.execute(sql`create trigger refuse_evaluations before insert on evaluations for each row execute function refuse_evaluations()`);
+  const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    await run();
+  } finally {
+    spy.mockRestore();
+    await db.execute(sql`drop trigger refuse_evaluations on evaluations`);
+  }
+}

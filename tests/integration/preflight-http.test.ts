@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as stampGet } from "@/app/v1/stamp/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
@@ -11,7 +11,7 @@ import type { Db } from "@/lib/db/client";
 import { preflightResultSchema, policyCatalogSchema, evaluationListSchema, evaluationDetailResponseSchema } from "@/lib/schemas/preflight";
 import { verifyEvaluation } from "@/lib/engine";
 import { errorBodySchema } from "@/lib/schemas/error";
-import { resetDb } from "../helpers/db";
+import { resetDb, whileEvaluationsRefused } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 
 let db: Db;
@@ -170,14 +170,12 @@ describe("POST /v1/preflight", () => {
 
   it("answers 503 audit_unavailable without a result when a keyed evaluation cannot be recorded", async () => {
     const a = await keyedAccount(db, { credits: 50 });
-    await db.execute(sql`create or replace function refuse_evaluations() returns trigger language plpgsql as $$ begin raise exception 'evaluations are read-only'; end $$`);
-    await db.execute(sql`create trigger refuse_evaluations before insert on evaluations for each row execute function refuse_evaluations()`);
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+    await whileEvaluationsRefused(db, async () => {
       const res = await preflight({ server_name: "io.github.acme/weather" }, { key: a.key });
       expect(res.status).toBe(503);
       const body = await res.json();
       expect(body).toMatchObject({ ok: false, error: "audit_unavailable" });
+      expect(body.message).toMatch(/so no result is returned and no credits were spent; retry shortly$/);
       expect(body.decision).toBeUndefined();
       expect(await walletRemaining(db, a.accountId)).toBe(50);
       // as every metered answer, it carries the quota headers, and the request counted in its burst window
@@ -191,10 +189,7 @@ describe("POST /v1/preflight", () => {
       expect(Number(again.headers.get("x-ratelimit-remaining"))).toBe(left - 1);
       // anonymous calls record nothing, so they still answer
       expect((await preflight({ server_name: "io.github.acme/weather" })).status).toBe(200);
-    } finally {
-      spy.mockRestore();
-      await db.execute(sql`drop trigger refuse_evaluations on evaluations`);
-    }
+    });
   });
 });
 

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { eq, like, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { eq, like } from "drizzle-orm";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as stampGet } from "@/app/v1/stamp/route";
 import { changes, leases, quotaCounters, remoteObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { preflightResultSchema } from "@/lib/schemas/preflight";
-import { resetDb } from "../helpers/db";
+import { resetDb, whileEvaluationsRefused } from "../helpers/db";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
 import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 import { startMcpTestServer } from "../helpers/mcp-test-server";
@@ -60,10 +60,7 @@ describe("refresh=if_stale", () => {
 
   it("answers 503 when the evaluation cannot be recorded after a probe, saying the probe ran and is kept, and charges no credits", async () => {
     const a = await keyedAccount(db, { credits: 50 });
-    await db.execute(sql`create or replace function refuse_evaluations() returns trigger language plpgsql as $$ begin raise exception 'evaluations are read-only'; end $$`);
-    await db.execute(sql`create trigger refuse_evaluations before insert on evaluations for each row execute function refuse_evaluations()`);
-    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+    await whileEvaluationsRefused(db, async () => {
       const res = await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict", refresh: "if_stale" }, a.key);
       expect(res.status).toBe(503);
       const body = await res.json();
@@ -72,10 +69,7 @@ describe("refresh=if_stale", () => {
       expect(await walletRemaining(db, a.accountId)).toBe(50);
       // what the message says is kept: the observation, which a retry with refresh=never is evaluated on
       expect(await db.select().from(remoteObservations)).toHaveLength(1);
-    } finally {
-      spy.mockRestore();
-      await db.execute(sql`drop trigger refuse_evaluations on evaluations`);
-    }
+    });
     const retry = preflightResultSchema.parse(await (await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict" }, a.key)).json());
     expect(retry.facts.remotes[0]).toMatchObject({ live: true });
   });

@@ -16,12 +16,11 @@ import type { Db } from "@/lib/db/client";
 import { recordChanges } from "@/lib/harvest/record-changes";
 import { runDeliveries, type RunDeliveriesOptions } from "@/lib/watches/run-deliveries";
 import { watchCreateResponseSchema, watchDeliveriesResponseSchema, watchEventPayloadSchema, watchListResponseSchema } from "@/lib/schemas/watch";
-import { resetDb } from "../helpers/db";
+import { resetDb, untilWaitingForLock } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request } from "../helpers/catalog-fixture";
 import { startHttpsReceiver, testTls } from "../helpers/https-receiver";
 import { mailHeader, mailText, startSmtpSink } from "../helpers/smtp-sink";
 import { insertWatch, recordTestChanges as recordRows, serverId } from "../helpers/watch-fixture";
-import { rowsOf } from "@/lib/watches/claim-deliveries";
 
 // vitest sets BASE_URL=/ (Vite's), which siteUrl() would otherwise fall back to
 process.env.SITE_URL = "https://catalog.example.test";
@@ -170,11 +169,7 @@ describe("narrowing a watch's events", () => {
       () => (narrowedDone = true),
     );
     // the narrowing either finishes or waits for the harvest's transaction
-    for (let i = 0; i < 200 && !narrowedDone; i++) {
-      const waiting = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`));
-      if (waiting[0].n > 0) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await untilWaitingForLock(db, () => narrowedDone);
     commit();
     await harvest;
     expect((await narrowed).status).toBe(200);

@@ -15,7 +15,7 @@ import {
   watchListResponseSchema,
   watchRotateResponseSchema,
 } from "@/lib/schemas/watch";
-import { resetDb } from "../helpers/db";
+import { resetDb, untilWaitingForLock } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 
 let db: Db;
@@ -340,35 +340,37 @@ describe("GET and DELETE /v1/watch", () => {
   });
 });
 
+/**
+ * A DELETE of the watch on another connection, changed but not yet committed while `call` runs: the call finds the
+ * watch still active and its update waits for the DELETE's row lock, which then commits. The call's answer.
+ */
+async function racingDelete(watchId: string, call: () => Promise<Response>): Promise<Response> {
+  const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await other.connect();
+  try {
+    await other.query("begin");
+    await other.query("update watches set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now() where id = $1", [watchId]);
+    const answer = call();
+    await untilWaitingForLock(db);
+    await other.query("commit");
+    return await answer;
+  } finally {
+    await other.end();
+  }
+}
+
 describe.skipIf(process.env.TEST_DB !== "postgres")("POST /v1/watch racing a DELETE of the same watch", () => {
   it("never answers with the unsubscribed watch: a watch deleted while it was being updated is created again", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const first = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
-    // a DELETE of that watch on another connection: its row is changed but not yet committed
-    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await other.connect();
-    try {
-      await other.query("begin");
-      await other.query("update watches set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now() where id = $1", [first.watch.id]);
-      // the same body again: it finds the watch still active, and its update waits for the DELETE's row lock
-      const again = post({ server_name: SERVER, webhook_url: HOOK, label: "again" }, a.key);
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await other.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      await other.query("commit");
-      const res = await again;
-      expect(res.status).toBe(200);
-      const body = watchCreateResponseSchema.parse(await res.json());
-      expect(body.watch.status).toBe("active");
-      expect(body.created).toBe(true);
-      expect(body.secret).toMatch(/^whsec_/);
-      const active = await db.select().from(watches).where(and(eq(watches.accountId, a.accountId), eq(watches.status, "active")));
-      expect(active.map((w) => [w.id, w.label])).toEqual([[body.watch.id, "again"]]);
-    } finally {
-      await other.end();
-    }
+    const res = await racingDelete(first.watch.id, () => post({ server_name: SERVER, webhook_url: HOOK, label: "again" }, a.key));
+    expect(res.status).toBe(200);
+    const body = watchCreateResponseSchema.parse(await res.json());
+    expect(body.watch.status).toBe("active");
+    expect(body.created).toBe(true);
+    expect(body.secret).toMatch(/^whsec_/);
+    const active = await db.select().from(watches).where(and(eq(watches.accountId, a.accountId), eq(watches.status, "active")));
+    expect(active.map((w) => [w.id, w.label])).toEqual([[body.watch.id, "again"]]);
   });
 });
 
@@ -376,26 +378,10 @@ describe.skipIf(process.env.TEST_DB !== "postgres")("POST /v1/watch/rotate-secre
   it("answers 404, not a new secret for a watch that sends nothing any more", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const first = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
-    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await other.connect();
-    try {
-      await other.query("begin");
-      await other.query("update watches set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now() where id = $1", [first.watch.id]);
-      // the rotation finds the watch still active, and its update waits for the DELETE's row lock
-      const rotated = rotatePost(request(`/v1/watch/rotate-secret?id=${first.watch.id}`, { key: a.key, method: "POST" }));
-      for (let i = 0; i < 200; i++) {
-        const { rows } = await other.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
-        if (rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      await other.query("commit");
-      const res = await rotated;
-      expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ ok: false, error: "not_found", message: `watch ${first.watch.id} is unsubscribed` });
-      const [stored] = await db.select().from(watches).where(eq(watches.id, first.watch.id));
-      expect([stored.status, stored.secret]).toEqual(["unsubscribed", first.secret]);
-    } finally {
-      await other.end();
-    }
+    const res = await racingDelete(first.watch.id, () => rotatePost(request(`/v1/watch/rotate-secret?id=${first.watch.id}`, { key: a.key, method: "POST" })));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ ok: false, error: "not_found", message: `watch ${first.watch.id} is unsubscribed` });
+    const [stored] = await db.select().from(watches).where(eq(watches.id, first.watch.id));
+    expect([stored.status, stored.secret]).toEqual(["unsubscribed", first.secret]);
   });
 });
