@@ -5,10 +5,9 @@ import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { getPolicy } from "@/lib/engine";
 import { loadFactsMany } from "@/lib/facts/load-facts";
 import { runHarvest } from "@/lib/harvest/run-harvest";
-import { startFakeUpstreams, type FakeUpstreams } from "@/scripts/fake-upstreams/server";
-import { resetDb } from "../helpers/db";
-import { listing, loadFixtureCatalog, request } from "../helpers/catalog-fixture";
-import { TEST_HTTP } from "../helpers/harvest-world";
+import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
+import { listing, request } from "../helpers/catalog-fixture";
+import { startFakeCatalog, TEST_HTTP } from "../helpers/harvest-world";
 
 // Three servers list one npm package: one pins 1.0.0 (which has an advisory), two pin 2.0.0 (which has
 // none). The look-up of each listed version is what each server's facts must carry: not the look-up of
@@ -22,10 +21,7 @@ describe("advisories of a package that servers list at different versions", () =
   let fake: FakeUpstreams;
   let db: Db;
   beforeAll(async () => {
-    fake = await startFakeUpstreams({});
-    fake.applyEnv();
-    db = await resetDb();
-    await loadFixtureCatalog(db, [pinned(OLD, "1.0.0"), ...NEW.map((n) => pinned(n, "2.0.0"))]);
+    ({ fake, db } = await startFakeCatalog([pinned(OLD, "1.0.0"), ...NEW.map((n) => pinned(n, "2.0.0"))]));
     fake.npm.set({ name: "shared-mcp", versions: { "1.0.0": null, "2.0.0": null }, latest: "2.0.0" });
     fake.osv.add({ id: "GHSA-old-0001", modified: "2026-03-02T00:00:00Z", summary: "hole in 1.0.0", severity: "HIGH", ecosystem: "npm", name: "shared-mcp", versions: ["1.0.0"] });
     await runHarvest(db, { trigger: "test", http: TEST_HTTP, clock: () => new Date(), sources: ["jspkg", "vuln"] });
@@ -65,13 +61,10 @@ describe("advisories of a version pinned with a leading v or =", () => {
   const PY = "io.github.stepbot/v-pinned";
   const JS = "io.github.eq/eq-pinned";
   beforeAll(async () => {
-    fake = await startFakeUpstreams({});
-    fake.applyEnv();
-    db = await resetDb();
-    await loadFixtureCatalog(db, [
+    ({ fake, db } = await startFakeCatalog([
       listing({ name: PY, packages: [{ registryType: "pypi", identifier: "v-pinned-mcp", version: "v1.0.2", transport: { type: "stdio" } }] }),
       listing({ name: JS, packages: [{ registryType: "npm", identifier: "eq-pinned-mcp", version: "=1.2.3", transport: { type: "stdio" } }] }),
-    ]);
+    ]));
     fake.pypi.set({ name: "v-pinned-mcp", versions: { "1.0.2": false }, latest: "1.0.2" });
     fake.npm.set({ name: "eq-pinned-mcp", versions: { "1.2.3": null }, latest: "1.2.3" });
     fake.osv.add({ id: "PYSEC-v-0001", modified: "2026-03-02T00:00:00Z", summary: "hole in 1.0.2", severity: "HIGH", ecosystem: "PyPI", name: "v-pinned-mcp", versions: ["1.0.2"] });

@@ -4,10 +4,9 @@ import { GET as serverGet } from "@/app/v1/server/route";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { loadFactsMany } from "@/lib/facts/load-facts";
 import { runHarvest } from "@/lib/harvest/run-harvest";
-import { startFakeUpstreams, type FakeUpstreams } from "@/scripts/fake-upstreams/server";
-import { resetDb } from "../helpers/db";
-import { listing, loadFixtureCatalog, request } from "../helpers/catalog-fixture";
-import { TEST_HTTP } from "../helpers/harvest-world";
+import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
+import { listing, request } from "../helpers/catalog-fixture";
+import { startFakeCatalog, TEST_HTTP } from "../helpers/harvest-world";
 
 // Listings in the registry name a dist-tag instead of a version ("latest" for npm, "auto" for PyPI). The
 // existence check reads such a listing as unpinned (the registry's latest version runs); the vulnerability
@@ -22,10 +21,7 @@ describe("a listing that names the tag 'latest' instead of a version", () => {
   let fake: FakeUpstreams;
   let db: Db;
   beforeAll(async () => {
-    fake = await startFakeUpstreams({});
-    fake.applyEnv();
-    db = await resetDb();
-    await loadFixtureCatalog(db, [tagged(ADV, "adv-mcp"), tagged(DEP, "dep-mcp")]);
+    ({ fake, db } = await startFakeCatalog([tagged(ADV, "adv-mcp"), tagged(DEP, "dep-mcp")]));
     fake.npm.set({ name: "adv-mcp", versions: { "1.0.0": null, "2.0.0": null }, latest: "2.0.0" });
     fake.npm.set({ name: "dep-mcp", versions: { "1.0.0": null, "2.0.0": "no longer maintained" }, latest: "2.0.0" });
     fake.osv.add({ id: "GHSA-tag-0001", modified: "2026-03-02T00:00:00Z", summary: "hole in 2.0.0", severity: "HIGH", ecosystem: "npm", name: "adv-mcp", versions: ["2.0.0"] });

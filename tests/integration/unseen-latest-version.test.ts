@@ -4,10 +4,9 @@ import { GET as serverGet } from "@/app/v1/server/route";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { loadFactsMany } from "@/lib/facts/load-facts";
 import { runHarvest } from "@/lib/harvest/run-harvest";
-import { startFakeUpstreams, type FakeUpstreams } from "@/scripts/fake-upstreams/server";
-import { resetDb } from "../helpers/db";
-import { listing, loadFixtureCatalog, request } from "../helpers/catalog-fixture";
-import { TEST_HTTP } from "../helpers/harvest-world";
+import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
+import { listing, request } from "../helpers/catalog-fixture";
+import { startFakeCatalog, TEST_HTTP } from "../helpers/harvest-world";
 
 // An unpinned listing runs the registry's latest version. When the registry names a latest version whose record
 // it does not hold (npm: `dist-tags.latest` not among `versions`; PyPI: no `info.version`), that version's
@@ -20,13 +19,10 @@ describe("an unpinned listing whose registry names a latest version it holds no 
   let fake: FakeUpstreams;
   let db: Db;
   beforeAll(async () => {
-    fake = await startFakeUpstreams({});
-    fake.applyEnv();
-    db = await resetDb();
-    await loadFixtureCatalog(db, [
+    ({ fake, db } = await startFakeCatalog([
       listing({ name: JS, packages: [{ registryType: "npm", identifier: "unseen-mcp", version: "latest", transport: { type: "stdio" } }] }),
       listing({ name: PY, packages: [{ registryType: "pypi", identifier: "nolatest-mcp", version: "auto", transport: { type: "stdio" } }] }),
-    ]);
+    ]));
     fake.npm.set({ name: "unseen-mcp", versions: { "1.0.0": null, "2.0.0": null }, latest: "3.0.0" });
     fake.pypi.set({ name: "nolatest-mcp", versions: { "1.0": true }, latest: undefined as unknown as string });
     await runHarvest(db, { trigger: "test", http: TEST_HTTP, clock: () => new Date(), sources: ["jspkg", "pypkg"] });
