@@ -43,6 +43,10 @@ describe("/mcp", () => {
     expect(pf.inputSchema.properties).toHaveProperty("server_name");
     expect(pf.inputSchema.required).toEqual(["server_name"]);
     expect(pf.description).toMatch(/Stop on BLOCK/);
+    // a limit's text form is bounded by its pattern, as its number is by minimum and maximum
+    const limit = JSON.stringify(byName.get("catalog_search")!.inputSchema.properties!.limit);
+    expect(limit).toContain('"minimum":1,"maximum":50');
+    expect(limit).toContain('"pattern":"^0*(?:[1-9]|[1-4][0-9]|50)$"');
   });
 
   it("closes every tool's arguments and says what each tool may do (annotations)", async () => {

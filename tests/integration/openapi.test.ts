@@ -167,6 +167,12 @@ describe("GET /v1/openapi.json", () => {
     expect(params("/v1/recent").limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(Object.keys(params("/v1/changes")).sort()).toEqual(["before", "kind", "limit", "server_name", "since"]);
     expect(params("/v1/changes").limit.schema).toMatchObject({ default: 100, maximum: 500 });
+    // minimum and maximum bind a number only: the text form a query string carries is bounded by its pattern
+    const searchLimit = ajv.compile(params("/v1/search").limit.schema);
+    expect([1, 50, "1", "50", "007"].map((v) => searchLimit(v))).toEqual([true, true, true, true, true]);
+    expect([0, 51, "0", "51", "99999999999999999999", "5x", ""].map((v) => searchLimit(v))).toEqual([false, false, false, false, false, false, false]);
+    const changesLimit = ajv.compile(params("/v1/changes").limit.schema);
+    expect(["500", "501"].map((v) => changesLimit(v))).toEqual([true, false]);
     expect(params("/v1/stamp").name).toMatchObject({ required: true });
     expect(params("/v1/evaluations/{id}").id).toMatchObject({ in: "path", required: true, schema: { format: "uuid" } });
     const body = doc.components.schemas.PreflightInput;
