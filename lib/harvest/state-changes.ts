@@ -3,6 +3,7 @@ import type { Queryable } from "@/lib/db/client";
 import { changes } from "@/lib/db/schema";
 import type { ChangeInput } from "./record-changes";
 import type { ServerEvidence } from "./load-server-evidence";
+import { computeServerState } from "./server-state";
 
 type Adv = { ecosystem: string; identifier: string; version: string | null; id: string; severity: string | null };
 
@@ -33,6 +34,23 @@ function securityChanged(before: ServerEvidence, after: ServerEvidence): boolean
 }
 
 /**
+ * `verified` is false only because evidence is not observed yet: the repository or a package a new version
+ * names has not been looked at, and would make it true if found live. Like health's `unknown`, that is not a
+ * transition of the server (a new version's package turned `verified` false at ingest and true again at the
+ * next harvest: two events to every watcher for nothing).
+ */
+function verifiedPending(e: ServerEvidence): boolean {
+  if (e.state.verified) return false;
+  const { repository, packages } = e.input;
+  const assumed = {
+    ...e.input,
+    repository: repository && { exists: repository.exists ?? true, archived: repository.archived ?? false },
+    packages: packages.map((p) => ({ ...p, exists: p.exists ?? true })),
+  };
+  return computeServerState(assumed).verified;
+}
+
+/**
  * health_change, verified_change and security records for servers whose
  * evidence was read before and after a write. A server absent from either
  * side (new, or gone) is not compared.
@@ -42,6 +60,7 @@ export function stateChanges(
   after: Map<number, ServerEvidence>,
   observedAt: Date,
   lastRecordedHealth: Map<number, { health: string; problems: string[] }> = new Map(),
+  lastRecordedVerified: Map<number, boolean> = new Map(),
 ): ChangeInput[] {
   const out: ChangeInput[] = [];
   for (const [id, a] of after) {
@@ -61,8 +80,10 @@ export function stateChanges(
         after: { health: a.state.health, problems: a.state.problems },
       });
     }
-    if (b.state.verified !== a.state.verified) {
-      out.push({ ...base, kind: "verified_change", before: { verified: b.state.verified }, after: { verified: a.state.verified } });
+    // the same for verified: not recorded while pending, and compared with the last value recorded once known
+    const priorVerified = verifiedPending(b) ? (lastRecordedVerified.get(id) ?? b.state.verified) : b.state.verified;
+    if (!verifiedPending(a) && priorVerified !== a.state.verified) {
+      out.push({ ...base, kind: "verified_change", before: { verified: priorVerified }, after: { verified: a.state.verified } });
     }
     if (securityChanged(b, a)) {
       out.push({ ...base, kind: "security", before: { advisories: knownAdvisories(b) }, after: { advisories: knownAdvisories(a) } });
@@ -72,8 +93,8 @@ export function stateChanges(
 }
 
 /**
- * stateChanges with each server's last recorded health (for servers whose
- * health was `unknown` before the write): one query over the changes table.
+ * stateChanges with each server's last recorded health and verified (for servers whose health was `unknown`,
+ * or whose verified was pending, before the write): one query over the changes table.
  */
 export async function detectStateChanges(
   q: Queryable,
@@ -81,15 +102,23 @@ export async function detectStateChanges(
   after: Map<number, ServerEvidence>,
   observedAt: Date,
 ): Promise<ChangeInput[]> {
-  const ids = [...after.keys()].filter((id) => before.get(id)?.state.health === "unknown" && after.get(id)!.state.health !== "unknown");
-  const last = new Map<number, { health: string; problems: string[] }>();
+  const ids = [...after.keys()].filter((id) => {
+    const b = before.get(id);
+    const a = after.get(id)!;
+    return b !== undefined && ((b.state.health === "unknown" && a.state.health !== "unknown") || (verifiedPending(b) && !verifiedPending(a)));
+  });
+  const health = new Map<number, { health: string; problems: string[] }>();
+  const verified = new Map<number, boolean>();
   for (let i = 0; i < ids.length; i += 1000) {
     const rows = await q
-      .selectDistinctOn([changes.serverId], { serverId: changes.serverId, after: changes.after })
+      .selectDistinctOn([changes.serverId, changes.kind], { serverId: changes.serverId, kind: changes.kind, after: changes.after })
       .from(changes)
-      .where(and(eq(changes.kind, "health_change"), inArray(changes.serverId, ids.slice(i, i + 1000))))
-      .orderBy(changes.serverId, desc(changes.id));
-    for (const r of rows) last.set(r.serverId, r.after as { health: string; problems: string[] });
+      .where(and(inArray(changes.kind, ["health_change", "verified_change"]), inArray(changes.serverId, ids.slice(i, i + 1000))))
+      .orderBy(changes.serverId, changes.kind, desc(changes.id));
+    for (const r of rows) {
+      if (r.kind === "health_change") health.set(r.serverId, r.after as { health: string; problems: string[] });
+      else verified.set(r.serverId, (r.after as { verified: boolean }).verified);
+    }
   }
-  return stateChanges(before, after, observedAt, last);
+  return stateChanges(before, after, observedAt, health, verified);
 }
