@@ -24,6 +24,8 @@ export function buildHealthCard(facts: Facts, listing: ListingDetails, now: Date
   const pushedMs = repo?.pushed_at ? Date.parse(repo.pushed_at) : NaN;
   const jspkgs = facts.packages.filter((p) => p.ecosystem === "jspkg");
   const checked = facts.packages.filter((p) => p.ecosystem === "jspkg" || p.ecosystem === "pypkg");
+  // a package its registry answered is missing has no version to look up (nor does the harvester ask about it)
+  const lookedUp = checked.filter((p) => p.exists !== false);
   const base = siteUrl();
 
   return {
@@ -69,7 +71,7 @@ export function buildHealthCard(facts: Facts, listing: ListingDetails, now: Date
       registry: facts.server.listing_observed_at,
       repo: repo?.observed_at ?? null,
       packages: checked.length && checked.every((p) => p.observed_at) ? oldest(checked.map((p) => p.observed_at)) : null,
-      vuln: checked.length && checked.every((p) => p.advisories_observed_at) ? oldest(checked.map((p) => p.advisories_observed_at)) : null,
+      vuln: lookedUp.length && lookedUp.every((p) => p.advisories_observed_at) ? oldest(lookedUp.map((p) => p.advisories_observed_at)) : null,
       liveness: facts.remotes.length && facts.remotes.every((r) => r.observed_at) ? oldest(facts.remotes.map((r) => r.observed_at)) : null,
     },
     links: {

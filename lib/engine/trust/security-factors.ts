@@ -1,4 +1,30 @@
+import type { PackageFacts } from "../facts";
 import { isCheckedEcosystem, met, notApplicable, unknown, unmet, when, plural, type FactorSpec } from "./trust-factor";
+
+/**
+ * Packages as evidence text, each once and under its own ecosystem: "jspkg: a, b" or "jspkg: a; pypkg: b". The
+ * registry lists one package once per transport (stdio and streamable-http), and a server may list a jspkg and a
+ * pypkg package side by side: named under the first one's ecosystem, or once per entry, the text was wrong.
+ */
+function named(pkgs: PackageFacts[], show: (p: PackageFacts) => string): { text: string; count: number } {
+  const byEcosystem = new Map<string, Set<string>>();
+  for (const p of pkgs) {
+    const shown = byEcosystem.get(p.ecosystem) ?? new Set<string>();
+    shown.add(show(p));
+    byEcosystem.set(p.ecosystem, shown);
+  }
+  const count = [...byEcosystem.values()].reduce((n, s) => n + s.size, 0);
+  return { text: [...byEcosystem].map(([eco, shown]) => `${eco}: ${[...shown].join(", ")}`).join("; "), count };
+}
+
+/** `named` without the ecosystem word when every package is of one ecosystem (the vuln source speaks for them all). */
+function namedBare(pkgs: PackageFacts[], show: (p: PackageFacts) => string): string {
+  const { text } = named(pkgs, show);
+  return new Set(pkgs.map((p) => p.ecosystem)).size === 1 ? text.slice(text.indexOf(": ") + 2) : text;
+}
+
+const withVersion = (p: PackageFacts) => `${p.identifier}@${p.version ?? "latest"}`;
+const doesOrDo = (n: number) => (n === 1 ? "does" : "do");
 
 export const noKnownAdvisories: FactorSpec = {
   factor: "no_known_advisories",
@@ -12,20 +38,23 @@ export const noKnownAdvisories: FactorSpec = {
     const pkgs = checked.filter((p) => p.exists !== false);
     if (!pkgs.length) {
       const p = checked[0];
-      return notApplicable(`${p.ecosystem}: ${checked.map((x) => x.identifier).join(", ")} ${checked.length === 1 ? "does" : "do"} not exist, so no listed version can be looked up (${when(p.observed_at, p.attempted_at)})`);
+      const missing = named(checked, (x) => x.identifier);
+      return notApplicable(`${missing.text} ${doesOrDo(missing.count)} not exist, so no listed version can be looked up (${when(p.observed_at, p.attempted_at)})`);
     }
     const affected = pkgs.filter((p) => p.advisories && p.advisories.length);
     if (affected.length) {
-      const ids = affected.flatMap((p) => p.advisories!.map((a) => a.id));
-      return unmet(`vuln: ${plural(ids.length, "advisory", "advisories")} affect ${affected.map((p) => `${p.identifier}@${p.version ?? "latest"}`).join(", ")}: ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`);
+      // one advisory is one, however many listed entries (or packages) it affects
+      const ids = [...new Set(affected.flatMap((p) => p.advisories!.map((a) => a.id)))].sort();
+      const verb = ids.length === 1 ? "affects" : "affect";
+      return unmet(`vuln: ${plural(ids.length, "advisory", "advisories")} ${verb} ${namedBare(affected, withVersion)}: ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`);
     }
     const notLooked = pkgs.filter((p) => p.advisories === null);
     if (notLooked.length) {
       const p = notLooked[0];
-      return unknown(`the vulnerability look-up of ${notLooked.map((x) => x.identifier).join(", ")} (${when(p.advisories_observed_at, p.advisories_attempted_at)})`);
+      return unknown(`the vulnerability look-up of ${namedBare(notLooked, (x) => x.identifier)} (${when(p.advisories_observed_at, p.advisories_attempted_at)})`);
     }
     const oldest = pkgs.map((p) => p.advisories_observed_at).filter((t): t is string => !!t).sort()[0] ?? null;
-    return met(10, `vuln: no advisory affects ${pkgs.map((p) => `${p.identifier}@${p.version ?? "latest"}`).join(", ")} (${when(oldest)})`);
+    return met(10, `vuln: no advisory affects ${namedBare(pkgs, withVersion)} (${when(oldest)})`);
   },
 };
 
@@ -38,13 +67,17 @@ export const packagesIntact: FactorSpec = {
     const pkgs = facts.packages.filter((p) => isCheckedEcosystem(p.ecosystem));
     if (!pkgs.length) return notApplicable("no listed jspkg or pypkg package");
     const missing = pkgs.filter((p) => p.exists === false);
-    if (missing.length) return unmet(`${missing[0].ecosystem}: ${missing.map((p) => p.identifier).join(", ")} ${missing.length === 1 ? "does" : "do"} not exist (${when(missing[0].observed_at, missing[0].attempted_at)})`);
+    if (missing.length) {
+      const m = named(missing, (p) => p.identifier);
+      return unmet(`${m.text} ${doesOrDo(m.count)} not exist (${when(missing[0].observed_at, missing[0].attempted_at)})`);
+    }
     const deprecated = pkgs.filter((p) => p.deprecated === true);
-    if (deprecated.length) return unmet(`${deprecated[0].ecosystem}: ${deprecated.map((p) => `${p.identifier}@${p.version ?? "latest"}`).join(", ")} deprecated (${when(deprecated[0].observed_at)})`);
+    if (deprecated.length) return unmet(`${named(deprecated, withVersion).text} deprecated (${when(deprecated[0].observed_at)})`);
     const unseen = pkgs.filter((p) => p.exists === null || p.deprecated === null);
-    if (unseen.length) return unknown(`${unseen.map((p) => `${p.ecosystem} ${p.identifier}`).join(", ")} (${when(unseen[0].observed_at, unseen[0].attempted_at)})`);
+    if (unseen.length) return unknown(`${named(unseen, (p) => p.identifier).text} (${when(unseen[0].observed_at, unseen[0].attempted_at)})`);
     const oldest = pkgs.map((p) => p.observed_at).filter((t): t is string => !!t).sort()[0] ?? null;
-    return met(5, `${[...new Set(pkgs.map((p) => p.ecosystem))].join(", ")}: ${pkgs.map((p) => p.identifier).join(", ")} exist, not deprecated (${when(oldest)})`);
+    const all = named(pkgs, (p) => p.identifier);
+    return met(5, `${all.text} ${all.count === 1 ? "exists" : "exist"}, not deprecated (${when(oldest)})`);
   },
 };
 
@@ -76,9 +109,10 @@ export const pinnedVersions: FactorSpec = {
   score(facts) {
     if (!facts.packages.length) return notApplicable("the listing names no package");
     const loose = facts.packages.filter((p) => !isPinnedVersion(listedVersion(p)));
-    if (loose.length) return unmet(`registry: ${loose.map((p) => `${p.identifier} (${p.version ?? "no version"})`).join(", ")} not pinned to one version`);
-    const shown = facts.packages.map((p) => (p.version ? `${p.identifier}@${p.version}` : p.identifier));
-    return met(5, `registry: ${shown.join(", ")} pinned (observed ${facts.server.listing_observed_at})`);
+    // each once: the registry lists a package once per transport
+    if (loose.length) return unmet(`registry: ${[...new Set(loose.map((p) => `${p.identifier} (${p.version ?? "no version"})`))].join(", ")} not pinned to one version`);
+    const shown = new Set(facts.packages.map((p) => (p.version ? `${p.identifier}@${p.version}` : p.identifier)));
+    return met(5, `registry: ${[...shown].join(", ")} pinned (observed ${facts.server.listing_observed_at})`);
   },
 };
 

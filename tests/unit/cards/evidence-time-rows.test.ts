@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
 import { evidenceTimeRows } from "@/lib/cards/evidence-time-rows";
 import type { ListingDetails } from "@/lib/facts/load-facts";
-import { buildFacts, jspkg, NOW, otherArtifact, remote } from "../engine/facts-builder";
+import { buildFacts, jspkg, NOW, otherArtifact, pypkg, remote } from "../engine/facts-builder";
 
 const listing: ListingDetails = {
   id: 1,
@@ -36,5 +36,18 @@ describe("evidence time rows of the server page", () => {
     expect(r["Liveness of remotes"]).toBe("not observed");
     expect(r.Repository).toBe(facts.repository!.observed_at);
     expect(r.Packages).toBe(facts.packages[0].observed_at);
+  });
+
+  // A package its registry answered is missing has no version to look up (the harvester does not ask the
+  // vulnerability database about it; health and no_known_advisories leave it out): the look-ups of the others
+  // were made, and the card says when, not that none was observed.
+  it("dates the vulnerability look-ups of the packages that exist, beside one that is missing", () => {
+    const missing = jspkg({ identifier: "gone-js", exists: false, deprecated: null, advisories: null, advisories_observed_at: null });
+    const facts = buildFacts({ packages: [missing, pypkg({ deprecated: false })] });
+    const card = buildHealthCard(facts, listing, NOW);
+    expect(card.evidence_times.vuln).toBe(facts.packages[1].advisories_observed_at);
+    expect(rows(facts)["Vulnerability look-ups"]).toBe(facts.packages[1].advisories_observed_at);
+    // every package missing: nothing was looked up
+    expect(buildHealthCard(buildFacts({ packages: [missing] }), listing, NOW).evidence_times.vuln).toBeNull();
   });
 });

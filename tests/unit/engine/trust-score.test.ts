@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeTrustScore, isPinnedVersion, PILLAR_MAX, TRUST_FACTOR_SPECS, TRUST_PILLARS } from "@/lib/engine";
-import { buildFacts, daysAgo, jspkg, NOW, otherArtifact, remote } from "./facts-builder";
+import { buildFacts, daysAgo, jspkg, NOW, otherArtifact, pypkg, remote } from "./facts-builder";
 
 const factor = (facts: ReturnType<typeof buildFacts>, name: string) => computeTrustScore(facts, NOW).factors.find((f) => f.factor === name)!;
 
@@ -121,6 +121,35 @@ describe("factors", () => {
     expect(f).toMatchObject({ points: 0, status: "not_applicable" });
     expect(f.evidence).not.toMatch(/no listed jspkg or pypkg package/);
     expect(f.evidence).toContain("@acme/weather-mcp does not exist");
+  });
+
+  // The registry lists one package once per transport (stdio and streamable-http: 85 rows of the 2025-11-28
+  // snapshot name a package twice), and a server may list a jspkg and a pypkg package side by side.
+  it("no_known_advisories: counts each advisory once, however many listed entries it affects", () => {
+    const adv = [{ id: "GHSA-xxxx", summary: null, severity: "HIGH" }];
+    const twice = factor(buildFacts({ packages: [jspkg({ advisories: adv }), jspkg({ advisories: adv })] }), "no_known_advisories");
+    expect(twice).toMatchObject({ points: 0, status: "unmet" });
+    expect(twice.evidence).toBe("vuln: 1 advisory affects @acme/weather-mcp@1.4.0: GHSA-xxxx");
+    const two = [...adv, { id: "GHSA-yyyy", summary: null, severity: "LOW" }];
+    expect(factor(buildFacts({ packages: [jspkg({ advisories: two }), pypkg({ advisories: adv })] }), "no_known_advisories").evidence).toBe(
+      "vuln: 2 advisories affect jspkg: @acme/weather-mcp@1.4.0; pypkg: acme-weather-mcp@1.4.0: GHSA-xxxx, GHSA-yyyy",
+    );
+    expect(factor(buildFacts({ packages: [jspkg(), jspkg()] }), "no_known_advisories").evidence).toMatch(/^vuln: no advisory affects @acme\/weather-mcp@1\.4\.0 \(/);
+    expect(factor(buildFacts({ packages: [jspkg(), jspkg()] }), "pinned_versions").evidence).toMatch(/^registry: @acme\/weather-mcp@1\.4\.0 pinned \(/);
+  });
+
+  it("packages_intact: names each missing or deprecated package under its own ecosystem, each once", () => {
+    const gone = { exists: false, deprecated: null, advisories: null, advisories_observed_at: null };
+    const both = factor(buildFacts({ packages: [jspkg({ ...gone, identifier: "weather-js" }), pypkg({ ...gone, identifier: "weather-py" })] }), "packages_intact");
+    expect(both).toMatchObject({ points: 0, status: "unmet" });
+    expect(both.evidence).toMatch(/^jspkg: weather-js; pypkg: weather-py do not exist \(/);
+    const missingTwice = factor(buildFacts({ packages: [jspkg(gone), jspkg(gone)] }), "packages_intact");
+    expect(missingTwice.evidence).toMatch(/^jspkg: @acme\/weather-mcp does not exist \(/);
+    const dep = factor(buildFacts({ packages: [jspkg({ deprecated: true }), pypkg({ deprecated: true })] }), "packages_intact");
+    expect(dep.evidence).toMatch(/^jspkg: @acme\/weather-mcp@1\.4\.0; pypkg: acme-weather-mcp@1\.4\.0 deprecated \(/);
+    const ok = factor(buildFacts({ packages: [jspkg(), jspkg(), pypkg({ deprecated: false })] }), "packages_intact");
+    expect(ok).toMatchObject({ points: 5, status: "met" });
+    expect(ok.evidence).toMatch(/^jspkg: @acme\/weather-mcp; pypkg: acme-weather-mcp exist, not deprecated \(/);
   });
 
   it("artifacts_available: when nothing answered, says only what is listed (no package claimed missing that is not listed)", () => {
