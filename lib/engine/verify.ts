@@ -36,11 +36,11 @@ function unknownMembers(obj: Obj, known: ReadonlySet<string>, where: string): st
  * The stated values, from an EvaluationDetailResponse (`{ok, evaluation}`), its `evaluation`, or a PreflightResult,
  * and the members none of those shapes has.
  */
-function statedValues(input: unknown): { ev: Obj; unknown: string[] } | null {
+function statedValues(input: unknown): { ev: Obj; unknown: string[]; result: boolean } | null {
   if (!isObj(input)) return null;
   if (isObj(input.evaluation)) {
     const ev = input.evaluation;
-    return { ev, unknown: [...unknownMembers(input, RESPONSE_MEMBERS, ""), ...unknownMembers(ev, EVALUATION_MEMBERS, "evaluation")] };
+    return { ev, unknown: [...unknownMembers(input, RESPONSE_MEMBERS, ""), ...unknownMembers(ev, EVALUATION_MEMBERS, "evaluation")], result: false };
   }
   if (isObj(input.policy)) {
     // PreflightResult shape: policy is {id, revision, digest}
@@ -48,9 +48,10 @@ function statedValues(input: unknown): { ev: Obj; unknown: string[] } | null {
     return {
       ev: { ...input, policy_id: p.id, policy_revision: p.revision, policy_digest: p.digest },
       unknown: [...unknownMembers(input, RESULT_MEMBERS, ""), ...unknownMembers(p, RESULT_POLICY_MEMBERS, "policy")],
+      result: true,
     };
   }
-  return { ev: input, unknown: unknownMembers(input, EVALUATION_MEMBERS, "") };
+  return { ev: input, unknown: unknownMembers(input, EVALUATION_MEMBERS, ""), result: false };
 }
 
 const REQUIRED = [
@@ -66,6 +67,9 @@ const REQUIRED = [
   "decision",
   "reasons",
 ] as const;
+
+/** Stated by a PreflightResult only (an EvaluationDetail has neither): recomputed and compared like the rest. */
+const RESULT_ONLY = ["meaning", "limitations"] as const;
 
 const FIXED_VALUES: readonly [string, unknown][] = [
   ["decision_scope", "public_evidence_policy"],
@@ -103,7 +107,9 @@ function check(input: unknown, mismatches: string[], warnings: string[]): void {
   if (stated.unknown.length) mismatches.push(`${stated.unknown.join(", ")}: not a member of an evaluation`);
   // the response and the PreflightResult state ok, which is always true (an answer saying false is an error body)
   if (isObj(input) && input.ok !== undefined && input.ok !== true) mismatches.push(`ok is ${show(input.ok)}, but it is always true`);
-  const missing = REQUIRED.filter((k) => ev[k] === undefined);
+  // A PreflightResult states what its decision does not cover (meaning, limitations): a copy without them reads as
+  // a PASS with no limits, e.g. over an OCI image it never evaluated, so their absence is a mismatch, not a skip.
+  const missing = [...REQUIRED, ...(stated.result ? RESULT_ONLY : [])].filter((k) => ev[k] === undefined);
   if (missing.length) {
     mismatches.push(`evaluation lacks ${missing.join(", ")}`);
     return;

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { listedVersionDeprecated } from "./listed-deprecation";
 import { repositoryExists } from "./repository-exists";
+import { describedVersionId } from "./described-version";
 import type { Queryable } from "@/lib/db/client";
 import {
   packageObservations,
@@ -124,17 +125,19 @@ async function loadChunk(
       },
       repo: repositories,
       obs: repositoryObservations,
+      // the version whose listing names the packages and remotes (describedVersionId)
+      versionId: serverVersions.id,
       // when the catalog stored the listing: a package read before it may not know the version it pins
       listedAt: serverVersions.createdAt,
     })
     .from(servers)
-    .leftJoin(serverVersions, eq(serverVersions.id, servers.latestVersionId))
+    .leftJoin(serverVersions, eq(serverVersions.id, describedVersionId))
     .leftJoin(repositories, eq(repositories.id, servers.repositoryId))
     .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
     .where(inArray(servers.name, names));
   if (!rows.length) return;
 
-  const versionIds = rows.flatMap((r) => (r.server.latestVersionId === null ? [] : [r.server.latestVersionId]));
+  const versionIds = rows.flatMap((r) => (r.versionId === null ? [] : [r.versionId]));
   const folds = [...new Set(rows.map((r) => r.server.nameFold))];
   const [packages, remotes, lookalikes] = await Promise.all([
     versionIds.length
@@ -172,7 +175,7 @@ async function loadChunk(
 
   for (const row of rows) {
     const s = row.server;
-    const vid = s.latestVersionId;
+    const vid = row.versionId;
     const others = (byFold.get(s.nameFold) ?? []).filter((l) => l.id !== s.id);
     const facts = toFacts(row, {
       packages: vid === null ? [] : (packagesByVersion.get(vid) ?? []),

@@ -10,6 +10,7 @@ import {
   serverVersions,
   vulnObservations,
 } from "@/lib/db/schema";
+import { describedVersionId } from "@/lib/facts/described-version";
 import { advisoriesAreCurrent, vulnOfListedVersion } from "@/lib/facts/listed-advisories";
 import { listedVersionDeprecated } from "@/lib/facts/listed-deprecation";
 import { listedVersionExists } from "@/lib/facts/listed-version-exists";
@@ -47,7 +48,8 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
       name: servers.name,
       status: servers.registryStatus,
       delistedAt: servers.delistedAt,
-      latestVersionId: servers.latestVersionId,
+      // the version whose listing names the packages and remotes, as the facts read it (lib/facts/described-version.ts)
+      versionId: serverVersions.id,
       repositoryId: servers.repositoryId,
       exists: repositoryObservations.exists,
       disabled: repositoryObservations.disabled,
@@ -55,10 +57,10 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
       listedAt: serverVersions.createdAt,
     })
     .from(servers)
-    .leftJoin(serverVersions, eq(serverVersions.id, servers.latestVersionId))
+    .leftJoin(serverVersions, eq(serverVersions.id, describedVersionId))
     .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
     .where(inArray(servers.id, ids));
-  const versionIds = rows.flatMap((r) => (r.latestVersionId ? [r.latestVersionId] : []));
+  const versionIds = rows.flatMap((r) => (r.versionId ? [r.versionId] : []));
   const pkgs = versionIds.length
     ? await q
         .select({
@@ -99,7 +101,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
       registryStatus: r.status,
       listed: r.delistedAt === null,
       repository: r.repositoryId === null ? null : { exists: repositoryExists(r), archived: r.archived ?? null },
-      packages: (r.latestVersionId ? (pkgsByVersion.get(r.latestVersionId) ?? []) : []).map((p) => {
+      packages: (r.versionId ? (pkgsByVersion.get(r.versionId) ?? []) : []).map((p) => {
         const versions = (p.versions ?? {}) as VersionFacts;
         const observed = p.observedAt !== null && p.exists === true;
         const v = p.version ?? p.latestVersion;
@@ -115,7 +117,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
           advisories: advisoriesCurrent ? (p.advisories as { id: string; severity: string | null }[]) : null,
         };
       }),
-      remotes: (r.latestVersionId ? (remotesByVersion.get(r.latestVersionId) ?? []) : []).map((x) => ({ url: x.url, live: x.live ?? null })),
+      remotes: (r.versionId ? (remotesByVersion.get(r.versionId) ?? []) : []).map((x) => ({ url: x.url, live: x.live ?? null })),
     };
     out.set(r.id, { id: r.id, name: r.name, input, state: computeServerState(input) });
   }

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { decisionInputDigest } from "@/lib/engine/digest";
 import { ENGINE_VERSION } from "@/lib/engine/engine-version";
 import { evaluate, type PreflightEvaluation } from "@/lib/engine/evaluate";
-import { STRICT_POLICY, RULESET_ID } from "@/lib/engine/policies";
+import { BASELINE_POLICY, STRICT_POLICY, RULESET_ID } from "@/lib/engine/policies";
 import { toPreflightResult } from "@/lib/engine/preflight-result";
 import { verifyEvaluation } from "@/lib/engine/verify";
 import { evaluationDetailResponseSchema } from "@/lib/schemas/preflight";
-import { buildFacts, hoursAgo, NOW, remote, repo } from "./facts-builder";
+import { buildFacts, hoursAgo, NOW, otherArtifact, remote, repo } from "./facts-builder";
 
 const AUDIT_ID = "7d0f6a52-6c7e-4a4f-9d3e-2b1d6f0b8c11";
 
@@ -215,6 +215,19 @@ describe("verifyEvaluation", () => {
       delete result[field];
       expect(verifyEvaluation(result).ok, field).toBe(false);
     }
+  });
+
+  it("reports a PreflightResult without its meaning or limitations: the copy would read as a decision with no limits", () => {
+    // an OCI image the ruleset does not evaluate is named in limitations; dropping that line must not verify
+    const oci = evaluate({ facts: buildFacts({ packages: [otherArtifact()] }), policy: BASELINE_POLICY, now: NOW });
+    expect(oci.decision).toBe("PASS");
+    for (const field of ["meaning", "limitations"] as const) {
+      const result = JSON.parse(JSON.stringify(toPreflightResult(oci, AUDIT_ID)));
+      delete result[field];
+      expect(verifyEvaluation(result).mismatches, field).toEqual([`evaluation lacks ${field}`]);
+    }
+    // an evaluation detail states neither, and still verifies without them
+    expect(verifyEvaluation(detailOf(oci)).ok).toBe(true);
   });
 
   it("reports malformed input without throwing", () => {
