@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { mailNewKey, type NewKeyReason } from "@/lib/accounts/mail-new-key";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
 import { ApiError } from "@/lib/api/errors";
@@ -40,7 +41,10 @@ export async function lostKeyAction(_prev: KeyMailState): Promise<KeyMailState> 
 
 export async function revokeKeyAction(formData: FormData): Promise<void> {
   const account = await currentAccount();
-  if (!account) return;
+  // a session that ended meanwhile (signed out in another tab, expired): returning quietly left the page as it
+  // was, the key listed and live with no word said, to someone who may be revoking a leaked key; the sign-in
+  // page brings them back here to do it
+  if (!account) redirect("/signin?callbackUrl=/account");
   const keyId = String(formData.get("keyId") ?? "");
   if (await revokeApiKey(account.id, keyId)) log.info("api key revoked", { accountId: account.id, keyId });
   revalidatePath("/account");

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { ApiError } from "@/lib/api/errors";
 import { parseWith } from "@/lib/api/request";
 import { accountCaller, payingAccountCaller } from "@/lib/auth/account-caller";
@@ -64,7 +65,8 @@ export async function createWatchAction(_prev: CreateWatchState, form: FormData)
 /** DELETE /v1/watch?id= for the signed-in account. */
 export async function deleteWatchAction(form: FormData): Promise<void> {
   const account = await currentAccount();
-  if (!account) return;
+  // as revokeKeyAction: a session that ended must not leave the watch running with the page saying nothing
+  if (!account) redirect("/signin?callbackUrl=/watches");
   try {
     await deleteWatch(await getDb(), accountCaller(account), String(form.get("id") ?? ""));
   } catch (err) {

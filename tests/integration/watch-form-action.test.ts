@@ -20,7 +20,7 @@ vi.mock("@/lib/auth/current-account", async () => {
     },
   };
 });
-const { createWatchAction } = await import("@/app/watches/actions");
+const { createWatchAction, deleteWatchAction } = await import("@/app/watches/actions");
 
 let db: Db;
 beforeEach(async () => {
@@ -62,6 +62,17 @@ describe("the watch form's action", () => {
     expect(await walletRemaining(db, a.accountId)).toBe(990);
     const [wallet] = await db.select().from(creditWallets).where(eq(creditWallets.accountId, a.accountId));
     expect(wallet.periodStart).toBe(utcMonthStart(now));
+  });
+
+  it("sends a visitor whose session ended from the stop button to sign in again, and leaves the watch running", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    session.accountId = a.accountId;
+    const made = await createWatchAction({}, form({ server_name: "io.github.acme/weather", email: "ops@example.com", events: "security" }));
+    session.accountId = null;
+    // returning quietly left the page as it was, the watch listed and still notifying, without a word
+    await expect(deleteWatchAction(form({ id: made.watch!.id }))).rejects.toMatchObject({ digest: expect.stringContaining(";/signin?callbackUrl=/watches;") });
+    const [row] = await db.select().from(watches);
+    expect(row.status).toBe("active");
   });
 
   it("answers a visitor whose session ended without doing anything", async () => {
