@@ -1,14 +1,37 @@
-import { sql } from "drizzle-orm";
-import { servers } from "@/lib/db/schema";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Queryable } from "@/lib/db/client";
+import { servers, serverVersions } from "@/lib/db/schema";
+
+const described = alias(serverVersions, "described_version");
 
 /**
- * The id of the version whose listing describes a server (SQL, correlated to `servers`): its latest version, or,
- * for a server the catalog has seen only through non-latest rows (an incremental crawl, lib/catalog/ingest-entries.ts),
- * the version it was described by until a latest arrives (the one whose published time the server row took; the
- * first written of those). Its packages and remotes are what the listing names: reading none for such a server
- * said "lists no package, no remote" and let a preflight PASS on packages nobody had looked at.
+ * The version whose listing describes a server, for a server the catalog has seen only through non-latest rows (an
+ * incremental crawl, lib/catalog/ingest-entries.ts): the one whose published time the server row took (the first
+ * written of those), until a latest arrives. Its packages and remotes are what the listing names: reading none
+ * for such a server said "lists no package, no remote" and let a preflight PASS on packages nobody had looked at.
+ *
+ * A lateral subquery, joined beside `server_versions` on `latest_version_id`: it runs only for a server without a
+ * latest (a one-time filter), while a join on `coalesce(latest_version_id, (subquery))` made Postgres hash the
+ * whole versions table for every facts read.
  */
-export const describedVersionId = sql<number | null>`coalesce(${servers.latestVersionId}, (
-  select v.id from server_versions v where v.server_id = ${servers.id}
-  order by (v.published_at is not distinct from ${servers.publishedAt}) desc, v.published_at desc nulls last, v.id
-  limit 1))`;
+export function describedVersion(q: Queryable) {
+  return q
+    .select({ id: described.id, createdAt: described.createdAt })
+    .from(described)
+    .where(and(isNull(servers.latestVersionId), eq(described.serverId, servers.id)))
+    .orderBy(sql`(${described.publishedAt} is not distinct from ${servers.publishedAt}) desc`, sql`${described.publishedAt} desc nulls last`, described.id)
+    .limit(1)
+    .as("described");
+}
+
+/**
+ * The described version's id and when the catalog stored it, from the latest version joined as `server_versions`
+ * or else from `describedVersion`.
+ */
+export function describedVersionFields(d: ReturnType<typeof describedVersion>) {
+  return {
+    versionId: sql<number | null>`coalesce(${serverVersions.id}, ${d.id})`.mapWith(Number),
+    listedAt: sql<Date | null>`coalesce(${serverVersions.createdAt}, ${d.createdAt})`.mapWith(serverVersions.createdAt),
+  };
+}

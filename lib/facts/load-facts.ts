@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { listedVersionDeprecated } from "./listed-deprecation";
 import { repositoryExists } from "./repository-exists";
-import { describedVersionId } from "./described-version";
+import { describedVersion, describedVersionFields } from "./described-version";
 import type { Queryable } from "@/lib/db/client";
 import {
   packageObservations,
@@ -101,6 +101,7 @@ async function loadChunk(
   ctx: { syncObservedAt: Date | null; brands: Brands },
   out: Map<string, ServerRecord>,
 ): Promise<void> {
+  const described = describedVersion(db);
   const rows = await db
     .select({
       server: {
@@ -125,13 +126,13 @@ async function loadChunk(
       },
       repo: repositories,
       obs: repositoryObservations,
-      // the version whose listing names the packages and remotes (describedVersionId)
-      versionId: serverVersions.id,
-      // when the catalog stored the listing: a package read before it may not know the version it pins
-      listedAt: serverVersions.createdAt,
+      // the version whose listing names the packages and remotes, and when the catalog stored it (a package read
+      // before it may not know the version it pins)
+      ...describedVersionFields(described),
     })
     .from(servers)
-    .leftJoin(serverVersions, eq(serverVersions.id, describedVersionId))
+    .leftJoin(serverVersions, eq(serverVersions.id, servers.latestVersionId))
+    .leftJoinLateral(described, sql`true`)
     .leftJoin(repositories, eq(repositories.id, servers.repositoryId))
     .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
     .where(inArray(servers.name, names));

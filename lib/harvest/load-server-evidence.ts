@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import {
   packageObservations,
@@ -10,7 +10,7 @@ import {
   serverVersions,
   vulnObservations,
 } from "@/lib/db/schema";
-import { describedVersionId } from "@/lib/facts/described-version";
+import { describedVersion, describedVersionFields } from "@/lib/facts/described-version";
 import { advisoriesAreCurrent, vulnOfListedVersion } from "@/lib/facts/listed-advisories";
 import { listedVersionDeprecated } from "@/lib/facts/listed-deprecation";
 import { listedVersionExists } from "@/lib/facts/listed-version-exists";
@@ -42,6 +42,7 @@ export async function loadServerEvidence(q: Queryable, serverIds: number[]): Pro
 
 async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvidence>) {
   if (!ids.length) return;
+  const described = describedVersion(q);
   const rows = await q
     .select({
       id: servers.id,
@@ -49,15 +50,15 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
       status: servers.registryStatus,
       delistedAt: servers.delistedAt,
       // the version whose listing names the packages and remotes, as the facts read it (lib/facts/described-version.ts)
-      versionId: serverVersions.id,
+      ...describedVersionFields(described),
       repositoryId: servers.repositoryId,
       exists: repositoryObservations.exists,
       disabled: repositoryObservations.disabled,
       archived: repositoryObservations.archived,
-      listedAt: serverVersions.createdAt,
     })
     .from(servers)
-    .leftJoin(serverVersions, eq(serverVersions.id, describedVersionId))
+    .leftJoin(serverVersions, eq(serverVersions.id, servers.latestVersionId))
+    .leftJoinLateral(described, sql`true`)
     .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
     .where(inArray(servers.id, ids));
   const versionIds = rows.flatMap((r) => (r.versionId ? [r.versionId] : []));
