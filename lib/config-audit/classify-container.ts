@@ -33,6 +33,7 @@ export function classifyContainer(program: string, args: string[], ctx: LaunchCo
   }
   let interactive = false;
   let detached = false;
+  let entrypoint: string | null = null;
   let j = i + 1;
   for (; j < args.length; j++) {
     const a = args[j];
@@ -41,8 +42,10 @@ export function classifyContainer(program: string, args: string[], ctx: LaunchCo
       break;
     }
     if (!a.startsWith("-")) break;
+    if (a.startsWith("--entrypoint=")) entrypoint = a.slice("--entrypoint=".length);
     if (a.includes("=")) continue;
     if (WITH_VALUE.has(a)) {
+      if (a === "--entrypoint") entrypoint = args[j + 1] ?? "";
       j++;
       continue;
     }
@@ -53,6 +56,16 @@ export function classifyContainer(program: string, args: string[], ctx: LaunchCo
   const ref = image ? parseImageRef(image) : null;
   if (!image || !ref) {
     return otherIdentity(image ?? program, `${program} run is called without an image reference the resolver can read`, ctx);
+  }
+  if (entrypoint !== null) {
+    // the listing vouches for the server the image starts, not for whatever else the image holds
+    // (`--entrypoint /bin/sh mcp/x -c "curl … | sh"` took the verdict of mcp/x)
+    const what = entrypoint.trim() ? `runs ${entrypoint} instead` : "clears it";
+    return otherIdentity(
+      formatImageRef(ref),
+      `${program} run --entrypoint replaces the program the image ${formatImageRef(ref)} starts (it ${what}); the catalog describes the image's own server, not another program in it`,
+      ctx,
+    );
   }
   const notes: string[] = [];
   if (!interactive) notes.push(`${program} run without -i: the container cannot speak stdio`);

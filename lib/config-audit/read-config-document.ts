@@ -202,7 +202,41 @@ function readToml(text: string): Record<string, unknown> {
   }
 }
 
+/**
+ * YAML also nests without brackets, by indentation and by compact indicators (`- - - x`, two bytes a level), and
+ * the yaml library recurses once per level: about 1,000 levels overflowed its stack, and a few such bodies in one
+ * process made V8 abort it. Refuses block nesting deeper than MAX_NESTING before parsing, counted per line as the
+ * open indentation levels: the line's own, then one more for each `- `, `? ` or `: ` indicator that opens it.
+ * The text of a block scalar (`key: |`, `- >-`), the lines indented under it, is skipped.
+ */
+function checkYamlNesting(text: string): void {
+  const open: number[] = []; // the column of each open block level, innermost last
+  let scalarIndent = -1; // inside a block scalar: lines indented more than this are its text
+  const lineRe = /[^\r\n]*(?:\r\n|\r|\n|$)/g;
+  for (let m = lineRe.exec(text); m && m[0]; m = lineRe.exec(text)) {
+    const line = m[0].replace(/[\r\n]+$/, "");
+    const indent = line.length - line.replace(/^ +/, "").length;
+    const rest = line.slice(indent);
+    if (!rest.trim() || rest.startsWith("#")) continue;
+    if (scalarIndent >= 0 && indent > scalarIndent) continue;
+    scalarIndent = -1;
+    while (open.length && open[open.length - 1] >= indent) open.pop();
+    let column = indent;
+    for (;;) {
+      open.push(column);
+      if (open.length > MAX_NESTING) {
+        throw new ConfigParseError(`the YAML is nested more than ${MAX_NESTING} levels deep`, ...at(text, m.index + column));
+      }
+      const indicator = /^[-?:](?:[ \t]+|$)/.exec(line.slice(column));
+      if (!indicator) break;
+      column += indicator[0].length;
+    }
+    if (/(?:^|[ \t])[|>][1-9+-]{0,2}[ \t]*(?:#.*)?$/.test(line.slice(column))) scalarIndent = indent;
+  }
+}
+
 function readYaml(text: string): Record<string, unknown> {
+  checkYamlNesting(text);
   let doc;
   try {
     doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });

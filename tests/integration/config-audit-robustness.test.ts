@@ -94,6 +94,20 @@ describe("POST /v1/audit never crashes on malformed bodies", () => {
     );
   });
 
+  it("YAML nested by indentation or compact `- - -` sequences (no brackets) → 400, every time", async () => {
+    // the yaml library recurses once per block level: ~1,000 levels overflowed its stack, and a few such bodies
+    // in one process made V8 abort it (FATAL ERROR: RegExpCompiler Allocation failed), taking the server down
+    const compact = "mcpServers:\n  - " + "- ".repeat(100_000) + "x\n";
+    const indented = Array.from({ length: 500 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n") + " 1\n";
+    for (let i = 0; i < 4; i++) {
+      for (const body of [compact, indented]) {
+        const { status, json } = await post(body);
+        expect(status).toBe(400);
+        expect((json as { message: string }).message).toMatch(/nested more than 64 levels deep \(line \d+, column \d+\)$/);
+      }
+    }
+  });
+
   it("huge strings → 413 over 256 KiB, 400 when cut off inside the string", async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1_000, max: 400_000 }), fc.constantFrom("x", "é", "\\u0041", "🙂"), fc.boolean(), async (length, unit, raw) => {

@@ -124,6 +124,21 @@ describe("parseConfig: syntax", () => {
     expect([err.line, err.column]).toEqual([1, MAX_NESTING + 1]);
     expect(parseError(`a = ${"[".repeat(500)}${"]".repeat(500)}`).message).toMatch(/nested/);
   });
+
+  it(`refuses YAML block nesting (indentation, compact \`- - -\`) deeper than ${MAX_NESTING} levels before parsing`, () => {
+    // no bracket in either: the yaml library recursed once per level, overflowed its stack at about 1,000
+    // levels and, a few such bodies later, V8 aborted the process
+    const compact = parseError("mcpServers:\n  - " + "- ".repeat(100_000) + "x\n", "config.yaml");
+    expect(compact.message).toMatch(/YAML is nested more than 64 levels deep/);
+    expect([compact.line, compact.column]).toEqual([2, 2 * MAX_NESTING + 1]);
+    const indented = Array.from({ length: 500 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n") + " 1\n";
+    expect(parseError(indented).message).toMatch(/nested more than 64/);
+    // 60 levels, and a block scalar whose text is indented in steps, are read
+    const fine = Array.from({ length: 60 }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n") + " 1\n";
+    expect(parseConfig(fine, "config.yaml").format).toBe("yaml");
+    const script = "mcpServers:\n  - name: a\n    command: sh\n    description: |\n" + Array.from({ length: 100 }, (_, i) => `${" ".repeat(6 + i)}x`).join("\n") + "\n";
+    expect(parseConfig(script, "config.yaml").entries).toHaveLength(1);
+  });
 });
 
 describe("parseConfig: layouts and the keys each client reads", () => {
