@@ -40,8 +40,9 @@ type VulnResult = { kind: "ok"; advisories: StoredAdvisory[]; records: OsvRecord
  */
 function dueSql(ctx: HarvestContext) {
   const now = ctx.clock();
-  // the version looked up: the pinned one, else (none listed, or a tag such as "latest") the registry's latest
-  const version = sql`coalesce(${pinnedVersionSql(sql`p.listed_version`)}, po.latest_version)`;
+  // the version looked up: the pinned one, else (none listed, or a tag such as "latest") the registry's latest; an
+  // empty latest (stored before the sources refused one) names none, and OSV would answer it with every advisory
+  const version = sql`coalesce(${pinnedVersionSql(sql`p.listed_version`)}, case when btrim(po.latest_version) <> '' then po.latest_version end)`;
   return sql`
     select p.ecosystem, p.identifier, p.listed_version, ${version} as version, v.attempted_at
     from (select distinct sp.ecosystem, sp.identifier, coalesce(sp.version, '') as listed_version from server_packages sp

@@ -135,7 +135,9 @@ export async function fetchReposGraphql(refs: RepoRef[], http: FetchJsonOptions 
     const alias = `r${i}`;
     const node = data[alias];
     const err = errorByAlias.get(alias);
-    if (node && typeof node === "object") answers.set(repoKey(ref), fromGraphql(node));
+    // a node without its name is no repository we can read (stored, it would be one renamed to "undefined")
+    if (node && typeof node === "object" && typeof node.nameWithOwner === "string" && node.nameWithOwner) answers.set(repoKey(ref), fromGraphql(node));
+    else if (node) answers.set(repoKey(ref), { kind: "fallback", error: `not a repository: ${JSON.stringify(node).slice(0, 200)}` });
     else if (err?.type === "NOT_FOUND") answers.set(repoKey(ref), { kind: "gone", httpStatus: 404, reason: "not found" });
     else answers.set(repoKey(ref), { kind: "fallback", error: err ? `${err.type ?? "error"}: ${err.message ?? ""}` : "null in answer" });
   });

@@ -42,7 +42,9 @@ export async function fetchPackument(name: string, etag: string | null, http: Fe
   for (const [v, m] of Object.entries((doc.versions ?? {}) as Record<string, Obj>)) {
     versions[v] = typeof m?.deprecated === "string" && m.deprecated ? { deprecated: m.deprecated } : {};
   }
-  const latest = typeof doc["dist-tags"]?.latest === "string" ? doc["dist-tags"].latest : null;
+  // an empty tag names no version: kept, the vulnerability look-up would ask OSV for no version, which OSV answers
+  // with every advisory of the package
+  const latest = typeof doc["dist-tags"]?.latest === "string" && doc["dist-tags"].latest.trim() ? doc["dist-tags"].latest : null;
   if (!latest && !Object.keys(versions).length) return { kind: "error", error: `${url}: a package document without versions or a latest tag` };
   return { kind: "found", latestVersion: latest, versions, deprecated: latest ? (versions[latest]?.deprecated ?? null) : null, etag: res.headers.get("etag") };
 }

@@ -32,6 +32,9 @@ type Obj = Record<string, any>;
  */
 export async function osvQueryBatch(queries: OsvQuery[], http: FetchJsonOptions = {}): Promise<OsvHit[][]> {
   if (queries.length > OSV_BATCH) throw new Error(`querybatch takes at most ${OSV_BATCH} queries`);
+  // OSV answers a query without a version with every advisory of the package, whatever version is listed
+  const versionless = queries.find((q) => !q.version.trim());
+  if (versionless) throw new Error(`querybatch: no version to look ${versionless.name} up at`);
   const out: OsvHit[][] = queries.map(() => []);
   let pending: { index: number; token?: string }[] = queries.map((_, index) => ({ index }));
   for (let round = 0; pending.length && round < 20; round++) {
@@ -41,16 +44,31 @@ export async function osvQueryBatch(queries: OsvQuery[], http: FetchJsonOptions 
     if (res.status !== 200) throw new UpstreamError(`${url}: HTTP ${res.status} ${res.text.slice(0, 200)}`, res.status);
     const results = (res.body as Obj)?.results;
     if (!Array.isArray(results) || results.length !== pending.length) throw new UpstreamError(`${url}: ${pending.length} queries, ${Array.isArray(results) ? results.length : "no"} results`, 200);
+    const unreadable = results.findIndex((r) => !readableResult(r));
+    // a result we cannot read is no answer: skipped, it would say "no advisories" for a version OSV may list some for
+    if (unreadable >= 0) throw new UpstreamError(`${url}: result ${unreadable + 1} is not a list of vulnerability ids: ${JSON.stringify(results[unreadable])?.slice(0, 200)}`, 200);
     const next: typeof pending = [];
     results.forEach((r: Obj, i: number) => {
       const { index } = pending[i];
-      for (const v of Array.isArray(r?.vulns) ? r.vulns : []) if (typeof v?.id === "string") out[index].push({ id: v.id, modified: v.modified ?? null });
-      if (typeof r?.next_page_token === "string" && r.next_page_token) next.push({ index, token: r.next_page_token });
+      for (const v of r.vulns ?? []) out[index].push({ id: v.id, modified: v.modified ?? null });
+      if (r.next_page_token) next.push({ index, token: r.next_page_token });
     });
     pending = next;
   }
   if (pending.length) throw new UpstreamError("OSV querybatch: page tokens did not end", 200);
   return out;
+}
+
+/**
+ * One querybatch result as OSV answers it: `{}` for no match, else `vulns` a list of `{id, modified}` and maybe a
+ * `next_page_token`. Anything else (null, `vulns` not a list, an entry without an id, a token that is no string)
+ * says nothing we can read about the version: not "no advisories".
+ */
+function readableResult(r: unknown): r is { vulns?: { id: string; modified?: string | null }[]; next_page_token?: string | null } {
+  if (!r || typeof r !== "object" || Array.isArray(r)) return false;
+  const { vulns, next_page_token: token } = r as Obj;
+  if (vulns !== undefined && vulns !== null && !(Array.isArray(vulns) && vulns.every((v) => typeof v?.id === "string" && v.id))) return false;
+  return token === undefined || token === null || typeof token === "string";
 }
 
 export interface OsvRecord {

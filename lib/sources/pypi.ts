@@ -47,7 +47,11 @@ export async function fetchPypiProject(name: string, stored: string | null, http
     const list = Array.isArray(files) ? files : [];
     versions[v] = list.length && list.every((f) => f?.yanked === true) ? { yanked: true } : {};
   }
-  const latest = typeof doc.info.version === "string" ? doc.info.version : null;
+  // an empty version names no release (and asks OSV for every advisory of the project, as npm's empty tag would)
+  const latest = typeof doc.info.version === "string" && doc.info.version.trim() ? doc.info.version : null;
+  // PyPI's map holds every release, the latest one (`info.version`) among them: a map without it is cut short, and
+  // read as it stands every listing pinning a release it lacks would be reported missing
+  if (latest !== null && !Object.hasOwn(versions, latest)) return { kind: "error", error: `${url}: the releases map lacks the latest release ${latest}` };
   status ??= await fetchProjectStatus(name, http);
   if ("error" in status) return { kind: "error", error: status.error };
   const deprecated = DEPRECATING_STATUSES.has(status.status) ? `${status.status}${status.reason ? `: ${status.reason}` : ""}` : null;
@@ -71,7 +75,11 @@ async function fetchProjectStatus(name: string, http: FetchJsonOptions): Promise
   if (res.status !== 200) return { error: `${url}: HTTP ${res.status}` };
   const doc = res.body as Obj;
   if (!doc || typeof doc !== "object" || !doc.meta) return { error: `${url}: not a Simple API JSON document` };
-  const ps = doc["project-status"] as Obj | undefined;
+  const ps = doc["project-status"] as Obj | null | undefined;
+  // a status we cannot read (no object, no status word) is not its absence: taken as `active`, it would be a guess
+  if (ps != null && (typeof ps !== "object" || Array.isArray(ps) || typeof ps.status !== "string" || !ps.status)) {
+    return { error: `${url}: unreadable project-status ${JSON.stringify(ps).slice(0, 100)}` };
+  }
   // absent means `active` only where statuses exist (api-version 1.4 on); an older index (a mirror) says nothing
   if (typeof ps?.status !== "string" && !carriesProjectStatus(doc.meta["api-version"])) {
     return { error: `${url}: api-version ${String(doc.meta["api-version"] ?? "unknown")} carries no project status` };

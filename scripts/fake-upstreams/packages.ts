@@ -165,7 +165,10 @@ export interface FakeVuln {
   withdrawn?: string;
 }
 
-/** OSV: querybatch (≤1,000 queries, results in order, {} for none, next_page_token past pageSize), vulns/{id}. */
+/**
+ * OSV: querybatch (≤1,000 queries, results in order, {} for none, next_page_token past pageSize; a query without a
+ * version matches every version), vulns/{id}.
+ */
 export class FakeOsv {
   private byPackage = new Map<string, FakeVuln[]>();
   readonly vulns = new Map<string, FakeVuln>();
@@ -195,7 +198,8 @@ export class FakeOsv {
       if (queries.length > 1000) return res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ code: 3, message: "Too many queries." })), true;
       const results = queries.map((q) => {
         const name = q.package?.ecosystem === "PyPI" ? pep503(q.package?.name ?? "") : q.package?.name;
-        const hits = (this.byPackage.get(`${q.package?.ecosystem}\u0000${name}`) ?? []).filter((v) => v.versions.includes(q.version));
+        // as OSV does: a query without a version (absent or empty) matches every advisory of the package
+        const hits = (this.byPackage.get(`${q.package?.ecosystem}\u0000${name}`) ?? []).filter((v) => !q.version || v.versions.includes(q.version));
         const start = q.page_token ? Number(q.page_token) : 0;
         const page = hits.slice(start, start + this.pageSize);
         if (!page.length) return {};

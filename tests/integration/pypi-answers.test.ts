@@ -11,6 +11,20 @@ const JSON_BODIES: Record<string, unknown> = {
   "no-releases": { info: { name: "no-releases", version: "1.0.0" }, urls: [FILE] },
   "null-releases": { info: { name: "null-releases", version: "1.0.0" }, releases: null },
   "old-index": { info: { name: "old-index", version: "1.0.0" }, releases: { "1.0.0": [FILE] } },
+  // PyPI's map holds every release, the latest among them: without it the map is cut short
+  "cut-releases": { info: { name: "cut-releases", version: "2.0.0" }, releases: { "1.0.0": [FILE] } },
+  "empty-releases": { info: { name: "empty-releases", version: "1.0.0" }, releases: {} },
+  "status-word": { info: { name: "status-word", version: "1.0.0" }, releases: { "1.0.0": [FILE] } },
+  "status-number": { info: { name: "status-number", version: "1.0.0" }, releases: { "1.0.0": [FILE] } },
+  "status-empty": { info: { name: "status-empty", version: "1.0.0" }, releases: { "1.0.0": [FILE] } },
+  archived: { info: { name: "archived", version: "1.0.0" }, releases: { "1.0.0": [FILE] } },
+};
+// `project-status` as the Simple API answers it (PEP 792: an object with a status word), and shapes that are not it
+const STATUS: Record<string, unknown> = {
+  "status-word": "deprecated",
+  "status-number": { status: 3 },
+  "status-empty": {},
+  archived: { status: "archived", reason: "moved" },
 };
 // The Simple API's project status (PEP 792) exists from api-version 1.4: only there does its absence mean `active`.
 const API_VERSION: Record<string, string> = { "old-index": "1.1" };
@@ -24,7 +38,8 @@ describe("fetchPypiProject", () => {
       const simple = /^\/simple\/([^/]+)\/$/.exec(req.url ?? "");
       const name = decodeURIComponent((json ?? simple)?.[1] ?? "");
       if (!(name in JSON_BODIES)) return void res.writeHead(404, { "content-type": "application/json" }).end('{"message":"Not Found"}');
-      const body = json ? JSON_BODIES[name] : { meta: { "api-version": API_VERSION[name] ?? "1.4" }, name, versions: ["1.0.0"], files: [] };
+      const status = name in STATUS ? { "project-status": STATUS[name] } : {};
+      const body = json ? JSON_BODIES[name] : { meta: { "api-version": API_VERSION[name] ?? "1.4" }, name, versions: ["1.0.0"], files: [], ...status };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     });
     process.env.PYPI_URL = pypi.url;
@@ -47,5 +62,17 @@ describe("fetchPypiProject", () => {
 
   it("takes a Simple API answer older than project statuses (api-version 1.1) as an error: 'not deprecated' would be a guess", async () => {
     expect(await fetchPypiProject("old-index", null, { retries: 0 })).toMatchObject({ kind: "error", error: expect.stringMatching(/project status/) });
+  });
+
+  it.each(["cut-releases", "empty-releases"])("takes a releases map without the latest release (%s) as an error, never as releases gone missing", async (name) => {
+    expect(await fetchPypiProject(name, null, { retries: 0 })).toMatchObject({ kind: "error", error: expect.stringMatching(/lacks the latest release/) });
+  });
+
+  it.each(["status-word", "status-number", "status-empty"])("takes a project status it cannot read (%s) as an error, never as 'active'", async (name) => {
+    expect(await fetchPypiProject(name, null, { retries: 0 })).toMatchObject({ kind: "error", error: expect.stringMatching(/unreadable project-status/) });
+  });
+
+  it("reads a project status object", async () => {
+    expect(await fetchPypiProject("archived", null, { retries: 0 })).toMatchObject({ kind: "found", deprecated: "archived: moved", versions: { "1.0.0": { deprecated: "archived: moved" } } });
   });
 });
