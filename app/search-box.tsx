@@ -51,18 +51,22 @@ export function SearchBox({ initial }: { initial?: SearchBoxAnswer }) {
       return;
     }
     keepQueryInUrl(key);
+    // a request for an earlier query still out is overtaken whether this one is asked or answered from memory:
+    // its late answer would otherwise replace these results under the query the box shows
+    inflight.current?.abort();
     const hit = cache.current.get(key);
     if (hit) {
       setState({ kind: "done", q: key, results: hit });
       return;
     }
-    inflight.current?.abort();
     const ctrl = new AbortController();
     inflight.current = ctrl;
     setState({ kind: "loading", q: key });
     try {
       const res = await fetch(`/v1/search?${new URLSearchParams({ q: key, limit: String(SEARCH_BOX_LIMIT) })}`, { signal: ctrl.signal, headers: { accept: "application/json" } });
       const body = await res.json().catch(() => null);
+      // cancelled while its body was read (json() then fails, and body reads as null): not this query's answer
+      if (ctrl.signal.aborted) return;
       if (!res.ok || !body?.ok) {
         setState({ kind: "error", q: key, message: searchErrorText(res.status, body) });
         return;

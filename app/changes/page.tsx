@@ -50,6 +50,9 @@ export default async function ChangesPage({ searchParams }: Props) {
           <label htmlFor="kind">Kind</label>{" "}
           <select id="kind" name="kind" defaultValue={kind ?? ""}>
             <option value="">every kind</option>
+            {/* the feed takes a comma-separated list too (or a kind it refuses, next to the refusal): shown as asked,
+                not as "every kind" over filtered rows, and kept by the next Filter */}
+            {kind && !(CHANGE_KINDS as readonly string[]).includes(kind) && <option value={kind}>{kind}</option>}
             {CHANGE_KINDS.map((k) => (
               <option key={k} value={k}>
                 {k}
