@@ -50,6 +50,23 @@ describe("the production server's answers to requests no route handler sees", ()
     expect(errorBodySchema.parse(JSON.parse(res.body))).toMatchObject({ ok: false, error: "invalid_request" });
   });
 
+  // an embed never shows a broken image: a malformed badge path draws the badge of the name as written
+  it.each(["/badge/io.github.acme/%zz.svg", "/badge/io.github.acme/%E0%A4%A.svg?style=flat", "/badge/%C3%28/x.svg", "/badge/acme/100%sure.svg"])(
+    "answers the malformed badge path %s with the 'not in catalog' SVG, not Next's HTML 400",
+    async (path) => {
+      const res = await send("GET", path);
+      expect(res.status).toBe(404);
+      expect(res.headers["content-type"]).toBe("image/svg+xml; charset=utf-8");
+      expect(res.body).toContain("<title>mcp preflight: not in catalog</title>");
+    },
+  );
+
+  it("answers a malformed Open Graph image path as it answers a name not in the catalog", async () => {
+    const res = await send("GET", "/og/io.github.acme/%zz.png");
+    expect(res.status).toBe(404);
+    expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
+  });
+
   it("answers TRACE outside /v1 with a plain 501 and logs no error", async () => {
     const res = await send("TRACE", "/");
     expect(res.status).toBe(501);

@@ -3,7 +3,7 @@
 // could send its own x-forwarded-for and reset the anonymous allowance.
 import http from "node:http";
 import { fillOptionalManifests } from "./optional-manifests.mjs";
-import { answerClientError, answerUnroutable } from "./unroutable-request.mjs";
+import { answerClientError, answerUnroutable, escapeUndecodableImagePath } from "./unroutable-request.mjs";
 import { listenFailureMessage, serverSettings } from "./server-settings.mjs";
 
 // The production server, however it is started (npm start sets this too, a process manager may not): without
@@ -65,6 +65,7 @@ server = http.createServer(timeouts, (req, res) => {
   }
   req.headers["x-mcp-preflight-socket-ip"] = req.socket.remoteAddress ?? "unknown";
   if (answerUnroutable(req, res)) return;
+  escapeUndecodableImagePath(req);
   sendHeadWithFirstChunk(res);
   handle(req, res);
 });

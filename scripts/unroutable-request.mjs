@@ -7,6 +7,8 @@
 // - a request Node's HTTP parser refuses before there is a request at all (answerClientError): headers over
 //   Node's 16 KB limit, a method token it does not know (FOO), a malformed request line or header, a request
 //   not received within the server's timeout. Node would answer those with an empty 400, 431 or 408.
+// And one request it hands on changed: a badge or Open Graph image path that is not valid percent-encoding
+// (escapeUndecodableImagePath), so that it gets its image rather than Next's HTML 400 page.
 import { STATUS_CODES } from "node:http";
 
 const HANDLER_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
@@ -55,9 +57,35 @@ export function answerClientError(err, socket) {
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
 }
 
+// A badge or Open Graph image path that is not valid percent-encoding (a hand-written `/badge/acme/100%sure.svg`,
+// a mangled copy): Next.js would answer its HTML 400 page, a broken image where the badge promises one that always
+// draws (docs/search-and-cards.md, "The badge"). Each path segment that does not decode has its "%" escaped, so
+// Next routes the request and the route reads that segment as it is, as decodeSegments (lib/cards/links.ts) reads
+// a segment that is not valid percent-encoding: mostly a name not in the catalog, answered with its image.
+const IMAGE_PATH = /^\/(?:badge|og)\//;
+
+/** Rewrites `req.url` of an image path that is not valid percent-encoding (see above); any other request is left untouched. */
+export function escapeUndecodableImagePath(req) {
+  const target = req.url ?? "/";
+  const path = pathOf(target);
+  if (!IMAGE_PATH.test(path) || decodable(path)) return;
+  const origin = originOf(target);
+  const escaped = path
+    .split("/")
+    .map((seg) => (decodable(seg) ? seg : seg.replace(/%/g, "%25")))
+    .join("/");
+  req.url = origin + escaped + target.slice(origin.length + path.length);
+}
+
+/** The scheme and authority of an absolute-form request target ("http://host"), "" for origin-form. */
+function originOf(target) {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target)?.[0] ?? "";
+}
+
 /** The path of a request target, origin-form ("/v1/x?q") or absolute-form ("http://host/v1/x"). */
 function pathOf(target) {
-  const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") || "/" : target;
+  const origin = originOf(target);
+  const path = origin ? target.slice(origin.length) || "/" : target;
   return path.replace(/[?#].*$/s, "");
 }
 
