@@ -1,5 +1,5 @@
 import { ZodError } from "zod";
-import { ApiError } from "./errors";
+import { ApiError, type ErrorBody } from "./errors";
 import { describeZodError } from "./request";
 import { log } from "@/lib/log";
 import { jsonBytes } from "./json-bytes";
@@ -22,9 +22,14 @@ export function errorResponse(err: unknown, requestId: string, headers: Record<s
     if (err.extra.retryAfter !== undefined) h["retry-after"] = String(err.extra.retryAfter);
     return json(err.toBody(), { status: err.status, headers: h });
   }
+  return json(internalErrorBody(err, requestId), { status: 500, headers: { ...headers, "x-request-id": requestId } });
+}
+
+/**
+ * An unexpected failure's Error body (REST's 500, an MCP tool's error): nothing of its internals, only the request
+ * id that the log line written here carries too, for the caller to quote.
+ */
+export function internalErrorBody(err: unknown, requestId: string): ErrorBody {
   log.error("unhandled error", { requestId, error: errorForLog(err) });
-  return json(
-    { ok: false, error: "internal_error", message: `internal error; quote request id ${requestId} when reporting it` },
-    { status: 500, headers: { ...headers, "x-request-id": requestId } },
-  );
+  return { ok: false, error: "internal_error", message: `internal error; quote request id ${requestId} when reporting it` };
 }

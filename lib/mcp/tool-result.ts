@@ -1,9 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import { describeZodError } from "@/lib/api/request";
-import { log } from "@/lib/log";
-import { errorForLog } from "@/lib/db/query-error";
+import { internalErrorBody } from "@/lib/api/respond";
 
 /**
  * The text blocks of a result: a line for people, then the structured content as JSON. MCP (2025-06-18 on): a
@@ -31,11 +31,8 @@ export function toolData(data: unknown, summary: string): CallToolResult {
  */
 export function toolError(err: unknown): CallToolResult {
   if (err instanceof ZodError) err = new ApiError("invalid_request", describeZodError(err));
-  const body =
-    err instanceof ApiError
-      ? err.toBody()
-      : (log.error("unhandled tool error", { error: errorForLog(err) }),
-        { ok: false as const, error: "internal_error" as const, message: "internal error" });
+  // REST's 500 body: an agent (or its user) has a request id to quote, which the log line carries too
+  const body = err instanceof ApiError ? err.toBody() : internalErrorBody(err, randomUUID());
   return {
     isError: true,
     content: textBlocks(`${body.error}: ${body.message ?? ""}`.trim(), body),

@@ -56,7 +56,8 @@ describe("/mcp", () => {
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     expect(hints.catalog_search).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(hints.catalog_preflight).toEqual({ readOnlyHint: true, openWorldHint: true });
-    expect(hints.catalog_watch_subscribe).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    // a new watch mails any address it is given and later posts to any https URL: an open world
+    expect(hints.catalog_watch_subscribe).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
     expect(hints.catalog_watch_unsubscribe).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
 
     // a misspelt argument is refused, not dropped for its default (REST query strings may carry anything)

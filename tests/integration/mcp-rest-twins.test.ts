@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as searchGet } from "@/app/v1/search/route";
 import { GET as serverGet } from "@/app/v1/server/route";
 import { GET as lookalikesGet } from "@/app/v1/lookalikes/route";
@@ -16,6 +16,13 @@ import type { Db } from "@/lib/db/client";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 import { mcpClients } from "../helpers/mcp-client";
+
+// the stats service fails on demand, for a failure that is no ApiError (a database error, a bug)
+const fault = vi.hoisted(() => ({ on: false }));
+vi.mock("@/lib/services/get-stats", async (original) => {
+  const real = await original<typeof import("@/lib/services/get-stats")>();
+  return { ...real, getStats: (...args: Parameters<typeof real.getStats>) => (fault.on ? Promise.reject(new Error("boom: secret internals")) : real.getStats(...args)) };
+});
 
 let db: Db;
 const mcp = mcpClients();
@@ -154,5 +161,47 @@ describe("every MCP tool and its REST twin", () => {
     expect(out.isError).toBe(true);
     expect(out.structuredContent).toEqual(await res.json());
     expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
+
+  // the tool's own schema refused "" first, with zod's "Too small: expected string to have >=1 characters"
+  it("refuses an empty config with REST's message, as it does a blank one, spending nothing", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const res = await auditPost(request("/v1/audit", { method: "POST", key: a.key, body: "" }));
+    expect(res.status).toBe(400);
+    const rest = await res.json();
+    expect(rest.message).toMatch(/the config file is empty/);
+    const client = await mcp.connect({ key: a.key });
+    for (const config of ["", " \n"]) {
+      const out = (await client.callTool({ name: "catalog_audit_config", arguments: { config } })) as { isError?: boolean; structuredContent?: unknown };
+      expect(out.isError).toBe(true);
+      expect(out.structuredContent).toEqual(rest);
+    }
+    const missing = (await client.callTool({ name: "catalog_audit_config", arguments: {} })) as { structuredContent?: unknown };
+    expect(missing.structuredContent).toEqual({ ok: false, error: "invalid_request", message: "config: config is required" });
+    expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
+
+  // the tool said only "internal error": nothing to quote, and its log line carried no id to find it by
+  it("answers an unexpected failure as REST's 500 does: no internals, a request id to quote that the log carries", async () => {
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void logged.push(line));
+    fault.on = true;
+    try {
+      const res = await statsGet(request("/v1/stats"));
+      expect(res.status).toBe(500);
+      const rest = await res.json();
+      const out = (await (await mcp.connect()).callTool({ name: "catalog_stats", arguments: {} })) as { isError?: boolean; structuredContent?: any; content: { text: string }[] };
+      expect(out.isError).toBe(true);
+      const pattern = /^internal error; quote request id ([0-9a-f-]{36}) when reporting it$/;
+      expect(rest).toEqual({ ok: false, error: "internal_error", message: expect.stringMatching(pattern) });
+      expect(out.structuredContent).toEqual({ ok: false, error: "internal_error", message: expect.stringMatching(pattern) });
+      expect(out.content.map((c) => c.text).join("\n")).not.toMatch(/boom|secret/);
+      const id = pattern.exec(out.structuredContent.message)![1];
+      expect(id).not.toBe(pattern.exec(rest.message)![1]);
+      expect(logged.filter((l) => l.includes(id))).toHaveLength(1);
+    } finally {
+      fault.on = false;
+      spy.mockRestore();
+    }
   });
 });

@@ -1,16 +1,19 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { AUDIT_MAX_BODY_BYTES, CREDIT_COSTS } from "@/lib/config";
 import { configTooLarge } from "@/lib/api/read-config-body";
 import { auditQuerySchema } from "@/lib/schemas/config-audit";
+import { requiredText } from "@/lib/schemas/params";
 import { formatAuditText } from "@/lib/config-audit/format-text";
 import { AUDIT_ALLOWANCE, auditConfig } from "@/lib/services/audit-config";
 import { defineTool } from "../run-tool";
 
-/** The REST audit's query parameters plus the file itself, which REST takes as the body. */
+/**
+ * The REST audit's query parameters plus the file itself, which REST takes as the body. An empty file is not refused
+ * here: the audit refuses it with REST's own message ("the config file is empty"), as it does a blank one.
+ */
 export const auditToolInputSchema = auditQuerySchema.extend({
-  config: z.string().min(1).describe("the whole MCP config file as text (JSON, JSON with comments, TOML or YAML)"),
+  config: requiredText("config").describe("the whole MCP config file as text (JSON, JSON with comments, TOML or YAML)"),
 });
 
 export function registerAuditTool(server: McpServer) {

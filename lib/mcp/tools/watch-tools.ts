@@ -15,8 +15,9 @@ export function registerWatchTools(server: McpServer) {
       "webhook (signed with X-Catalog-Signature: sha256=HMAC of the body with the watch secret) or e-mail. The secret is returned once, on creation. " +
       `Same key, server and target updates the watch. Needs an API key; costs ${WATCH_SUBSCRIBE_COST} credits on creation (once per server and UTC day); free keys hold 5 watches, pro 50.`,
     schema: watchInputSchema,
-    // the same key, server and target update the one watch
-    hints: { readOnly: false, destructive: false, idempotent: true },
+    // the same key, server and target update the one watch; the watch mails the address it is given (a
+    // confirmation link now) and posts to the webhook URL it is given, both anywhere on the internet
+    hints: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     options: { keyRequired: true, metered: true, cost: WATCH_SUBSCRIBE_COST },
     output: "WatchCreateResponse",
     run: async (input, ctx) => {
