@@ -37,6 +37,12 @@ export interface SearchCandidate {
 const EXACT_PART_RELEVANCE = 0.99;
 /** Relevance of a name part one edit away from the query (see oneEditKeys): a likely typo of that name. */
 const ONE_EDIT_RELEVANCE = 0.9;
+/**
+ * Relevance of a server of the namespace the query names alone (`io.github.acme`, `com.acme/`): each is one the
+ * user asked for, so they rank alike (their trust scores order them), above trigram lookalikes of the namespace's
+ * words from other namespaces (`io.github.github/github-mcp-server` for any `io.github.*`).
+ */
+const NAMESPACE_RELEVANCE = 0.95;
 /** Search keys (name part without generic words) up to this long also get one-edit name matches. */
 const SHORT_KEY = 6;
 /** Rows each name branch may contribute before ranking (by its own cheap order). */
@@ -76,6 +82,10 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
   const words = fullTextQuery(part);
   // description matching uses the whole query's words (a name's namespace is not in a description)
   const textWords = fullTextQuery(q);
+  // a namespace typed alone, with or without its slash: its servers are name matches (the namespace is the first
+  // part of their names), which neither the name part branches nor the words of name_tsv (the owner label, not
+  // "io" or "github") find
+  const namespace = /^[^/\s]+\.[^/\s]+\/?$/.test(q) ? q.replace(/\/$/, "").toLowerCase() : null;
   // Trigrams tolerate a typo in a long name but not in a short one ("auzre", "mny-mcp-server"), so the
   // one-edit neighbourhood of the folded name is probed only when the distinctive part is short.
   const short = key.replace(/ /g, "").length <= SHORT_KEY;
@@ -91,7 +101,7 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
 
   // Each branch returns whole candidate rows (no join back to servers, whose size would tempt the
   // planner into a scan); union removes the duplicates.
-  const cols = sql`s.id, s.name, s.name_fold, s.title, s.server_part, s.search_name, s.search_key, s.delisted_at`;
+  const cols = sql`s.id, s.name, s.namespace, s.name_fold, s.title, s.server_part, s.search_name, s.search_key, s.delisted_at`;
   const branches = [
     sql`select ${cols} from servers s where s.name = ${q}`,
     // the whole name in another case (expression index): the name part branch below stops at BRANCH_LIMIT rows
@@ -100,6 +110,8 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
     // one btree probe per key: a lateral subquery cannot be hashed, so the planner neither scans the table
     // nor estimates an `= any(array)` of hundreds of keys element by element
     sql`select ${cols} from unnest(${foldKeys}::text[]) k cross join lateral (select * from servers where name_fold = k limit ${BRANCH_LIMIT}) s`,
+    // the servers of a namespace typed alone (btree on lower(namespace))
+    ...(namespace ? [sql`(select ${cols} from servers s where lower(s.namespace) = ${namespace} limit ${BRANCH_LIMIT})`] : []),
     ...(key.length >= 2
       ? [sql`(select ${cols} from servers s where s.search_key % ${key} order by similarity(s.search_key, ${key}) desc limit ${BRANCH_LIMIT})`]
       : []),
@@ -116,10 +128,10 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
         ]
       : []),
   ];
-  const nameRows = await sqlRows<{ name: string; name_fold: string; search_key: string; tier: number; relevance: number }>(
+  const nameRows = await sqlRows<{ name: string; namespace: string; name_fold: string; search_key: string; tier: number; relevance: number }>(
     db,
     sql`
-    select h.name, h.name_fold, h.search_key,
+    select h.name, h.namespace, h.name_fold, h.search_key,
       case
         when h.name = ${q} then 3
         when h.name_fold = ${fold} or lower(h.name) = ${lower} or lower(h.title) = ${lower} then 2
@@ -136,7 +148,13 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
       const tier = Number(r.tier);
       const oneEdit = near.has(r.name_fold) || nearSearch.has(r.search_key);
       const exact = tier === 3 || r.name.toLowerCase() === lower;
-      const relevance = tier >= 2 ? (exact ? 1 : EXACT_PART_RELEVANCE) : Math.max(Number(r.relevance), oneEdit ? ONE_EDIT_RELEVANCE : 0);
+      const ofNamespace = namespace !== null && r.namespace.toLowerCase() === namespace;
+      const relevance =
+        tier >= 2
+          ? exact
+            ? 1
+            : EXACT_PART_RELEVANCE
+          : Math.max(Number(r.relevance), oneEdit ? ONE_EDIT_RELEVANCE : 0, ofNamespace ? NAMESPACE_RELEVANCE : 0);
       return { name: r.name, tier, relevance: Math.round(relevance * 100) / 100 };
     })
     .sort((a, b) => b.tier - a.tier || b.relevance - a.relevance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -147,15 +165,24 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
   const textRows = await sqlRows<{ name: string; relevance: string | number }>(
     db,
     sql`
-    select s.name, round(ts_rank(s.search_tsv, tsq, 32)::numeric, 2) as relevance
+    select s.name, round(ts_rank(${OWN_WORDS}, tsq, 32)::numeric, 2) as relevance
     from servers s, plainto_tsquery('english', ${textWords}) tsq
-    where s.search_tsv @@ tsq and s.delisted_at is null
+    where s.search_tsv @@ tsq and ${OWN_WORDS} @@ tsq and s.delisted_at is null
       ${seen.length ? sql`and s.name <> all(${`{${seen.map(arrayItem).join(",")}}`}::text[])` : sql``}
     order by relevance desc, s.name
     limit ${max - out.length}`,
   );
   return [...out, ...textRows.map((r) => ({ name: r.name, tier: 0, relevance: Number(r.relevance) }))];
 }
+
+/**
+ * What a description match is made of: the description's words (search_tsv's weight B) and the owner, name part
+ * and title (name_tsv). search_tsv, which the index probes, also holds the whole name, whose namespace words ("io",
+ * "github", "com", "ai") are in nearly every name: on their own they made `github` match hundreds of io.github.*
+ * servers as "description" matches whose descriptions never say it, ranked above those that do (weight A).
+ * Computed only for the rows the index found.
+ */
+const OWN_WORDS = sql.raw(`(ts_filter(s.search_tsv, '{b}') || s.name_tsv)`);
 
 /** One element of a Postgres array literal, quoted. */
 const arrayItem = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;

@@ -296,6 +296,30 @@ describe("GET /v1/search", () => {
     expect(r.results.map((c) => [c.server_name, c.match])).toEqual([[FORECAST, "description"]]);
   });
 
+  it("matches descriptions by their own words, not by the namespace words every io.github.* name holds", async () => {
+    await ingestDump(db, [...FIXTURE, entry("com.example/mirror", { description: "Mirror repositories from GitHub" })], "fixture-3.json", ago(0.4));
+    clearSearchCache(db);
+    // five io.github.* servers whose descriptions never say "github" were "description" matches, ranked first
+    expect((await search("github")).results.map((c) => [c.server_name, c.match])).toEqual([["com.example/mirror", "description"]]);
+    // a word of the owner (or name part, or title) with one of the description still matches
+    expect((await search("acme cities")).results.map((c) => [c.server_name, c.match])).toEqual([[WEATHER, "description"]]);
+  });
+
+  it("finds the servers of a namespace typed alone, in any case, with or without its slash", async () => {
+    await ingestDump(db, [...FIXTURE, entry("io.github.github/github-mcp-server", { title: "GitHub", publishedDaysAgo: 3 })], "fixture-3.json", ago(0.4));
+    clearSearchCache(db);
+    for (const q of ["io.github.acme", "io.github.acme/", "IO.GitHub.Acme"]) {
+      const r = await search(q);
+      // the namespace's own servers first (they tie: trust score orders them), before another namespace's lookalike
+      expect(r.results.slice(0, 3).map((c) => [c.server_name, c.match]), q).toEqual([
+        [WEATHER, "similar_name_or_title"],
+        [ARCHIVED, "similar_name_or_title"],
+        [FORECAST, "similar_name_or_title"],
+      ]);
+      expect(r.results.slice(3).map((c) => c.server_name), q).not.toContain(WEATHER);
+    }
+  });
+
   it("tolerates a typo in the name part", async () => {
     expect((await search("wether-mcp")).results.slice(0, 3).map((c) => c.server_name)).toContain(WEATHER);
     expect((await search("forcast-tools")).results[0].server_name).toBe(FORECAST);

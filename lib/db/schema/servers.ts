@@ -71,6 +71,8 @@ export const servers = pgTable(
     uniqueIndex("servers_name_uq").on(t.name),
     // search: the whole name typed in another case
     index("servers_name_lower_idx").on(sql`lower(${t.name})`),
+    // search: the servers of a namespace typed alone (`io.github.acme`), in any case
+    index("servers_namespace_lower_idx").on(sql`lower(${t.namespace})`),
     // lookalikes: same server part under another namespace
     index("servers_server_part_idx").on(t.serverPart),
     // recent: newest first

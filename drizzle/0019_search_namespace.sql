@@ -1,0 +1,1 @@
+CREATE INDEX "servers_namespace_lower_idx" ON "servers" USING btree (lower("namespace"));
