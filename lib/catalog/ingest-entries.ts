@@ -173,7 +173,8 @@ async function ageOf(tx: Tx, observedAt: Date): Promise<ListingAge> {
   const [row] = await tx
     .select({
       written: max(registrySyncs.observedAt),
-      complete: sql<Date | string | null>`max(${registrySyncs.observedAt}) filter (where ${registrySyncs.complete})`,
+      // the first complete listing after this one: a name it lacked was gone by then, not only by the newest's time
+      complete: sql<Date | string | null>`min(${registrySyncs.observedAt}) filter (where ${registrySyncs.complete} and ${registrySyncs.observedAt} > ${observedAt.toISOString()}::timestamptz)`,
     })
     .from(registrySyncs)
     .where(eq(registrySyncs.status, "succeeded"));

@@ -11,15 +11,20 @@ export interface ListingAge {
   observedAt: Date;
   /** A listing observed after this one has already been written. */
   behind: boolean;
-  /** When the newest complete listing written so far was observed, if after this one: names it lacked were gone by then. */
+  /**
+   * When the first complete listing written so far and observed after this one was observed: names it lacked were
+   * gone by then. Not the newest such listing: a backfilled older dump would date the absence of a name it holds
+   * to the last import, where read in order the first listing without it did.
+   */
   goneBy: Date | null;
 }
 
-export function listingAge(observedAt: Date, newestWritten: Date | null, newestComplete: Date | null): ListingAge {
+/** `nextComplete`: the earliest complete listing written so far that was observed after this one, if any. */
+export function listingAge(observedAt: Date, newestWritten: Date | null, nextComplete: Date | null): ListingAge {
   return {
     observedAt,
     behind: Boolean(newestWritten && newestWritten > observedAt),
-    goneBy: newestComplete && newestComplete > observedAt ? newestComplete : null,
+    goneBy: nextComplete && nextComplete > observedAt ? nextComplete : null,
   };
 }
 

@@ -74,6 +74,26 @@ describe("listings that reach the catalog out of order", () => {
     expect(facts.server.listing_observed_at).toBe(T2);
   });
 
+  it("a name met first in a backfilled listing is delisted as of the first later listing that lacked it, as in order", async () => {
+    // the shared snapshots imported newest first dated the four servers gone since 2025-10-20 as delisted on 11-28
+    const T3 = "2026-05-01T00:20:00.000Z";
+    const when = async (db: Db) => ({
+      delisted: await queryRows<{ delisted_at: Date | string }>(db, sql`select delisted_at from servers where name = 'io.github.a/removed'`),
+      unlisted: await queryRows<{ observed_at: Date | string }>(
+        db,
+        sql`select observed_at from changes where server_name = 'io.github.a/removed' and kind = 'registry_status'`,
+      ),
+    });
+    const inOrder = await resetDb();
+    for (const [entries, at] of [[older, T0], [newer, T2], [newer, T3]] as const) await ingestEntries(inOrder, [...entries], complete(at));
+    const expected = await when(inOrder);
+    expect(new Date(expected.delisted[0].delisted_at).toISOString()).toBe(T2);
+
+    const backfilled = await resetDb();
+    for (const [entries, at] of [[newer, T3], [newer, T2], [older, T0]] as const) await ingestEntries(backfilled, [...entries], complete(at));
+    expect(await when(backfilled)).toEqual(expected);
+  });
+
   it("an older listing does not relist a server a newer one delisted, nor revert a deprecation", async () => {
     const db = await resetDb();
     await ingestEntries(db, older, complete(T0));
