@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { currentAccount } from "@/lib/auth/current-account";
 import { accountCaller } from "@/lib/auth/account-caller";
 import { getDb } from "@/lib/db/client";
-import { CREDIT_COSTS } from "@/lib/config";
+import { CREDIT_COSTS, DELIVERY_RETENTION_DAYS } from "@/lib/config";
 import { listWatches } from "@/lib/services/list-watches";
 import { listWatchDeliveries } from "@/lib/services/list-watch-deliveries";
 import { accountWatchLimit } from "@/lib/services/create-watch";
@@ -79,7 +79,12 @@ export default async function WatchesPage({ searchParams }: Props) {
                     {deliveries[i].count === RECENT_DELIVERIES ? "+" : ""})
                   </summary>
                   {deliveries[i].deliveries.length === 0 ? (
-                    <p className="small">Nothing has been sent yet: no change of this server since the watch began.</p>
+                    // not "no change since the watch began": a change of another kind queues nothing, and finished
+                    // deliveries are pruned after DELIVERY_RETENTION_DAYS
+                    <p className="small">
+                      No deliveries to show. Each change of the kinds this watch asks for is queued here; finished deliveries are kept{" "}
+                      {DELIVERY_RETENTION_DAYS} days.
+                    </p>
                   ) : (
                     <div className="table-wrap" tabIndex={0} role="region" aria-label={`Deliveries of watch ${w.id}`}>
                       <table className="data">

@@ -22,6 +22,13 @@ export interface RunDeliveriesOptions {
   now?: () => Date;
   /** Stop claiming after this much real time (lanes already claimed finish). */
   budgetMs?: number;
+  /**
+   * The run's hard end in real time (a route's maxDuration): a send that could outlast it is not started, its lane
+   * is handed back unsent and nothing more is claimed. Without it, lanes claimed just before the budget ran out
+   * kept sending for up to a lease (60 s), and a platform that ends the function at its maxDuration cut sends off
+   * unrecorded (sent again when their lease expired).
+   */
+  deadlineMs?: number;
   /** Stop claiming, and stop each lane after its current send. */
   signal?: AbortSignal;
   concurrency?: number;
@@ -64,6 +71,7 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
   const now = opts.now ?? (() => new Date());
   const startedReal = performance.now();
   const budgetMs = opts.budgetMs ?? 50_000;
+  const deadlineMs = opts.deadlineMs ?? Infinity;
   const leaseMs = opts.leaseMs ?? deliveryLeaseMs();
   const timeoutMs = opts.timeoutMs ?? webhookTimeoutMs();
   const concurrency = Math.max(1, opts.concurrency ?? DELIVERY_CONCURRENCY);
@@ -72,6 +80,8 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
   }
   const result: RunDeliveriesResult = { claims: 0, attempts: 0, delivered: 0, retrying: 0, failed: 0, cancelled: 0, released: 0, elapsedMs: 0 };
   const stopped = () => opts.signal?.aborted === true;
+  // set when a lane was handed back for the deadline: claiming again would only claim and hand back again
+  let outOfTime = false;
   const budgetLeft = () => performance.now() - startedReal < budgetMs;
 
   async function loadTargets(lanes: ClaimedLane[]): Promise<Map<string, WatchTarget>> {
@@ -129,8 +139,11 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
     for (let i = 0; i < lane.rows.length; i++) {
       const row = lane.rows[i];
       const elapsed = performance.now() - claimedAtReal;
-      // Hand the rest back rather than send on a lease that could expire mid-send.
-      if (stopped() || elapsed + timeoutMs * (lane.channel === "email" ? 3 : 1) + 1_000 > leaseMs) {
+      const sendMs = timeoutMs * (lane.channel === "email" ? 3 : 1) + 1_000;
+      const pastDeadline = performance.now() - startedReal + sendMs > deadlineMs;
+      if (pastDeadline) outOfTime = true;
+      // Hand the rest back rather than send on a lease that could expire mid-send, or past the run's deadline.
+      if (stopped() || pastDeadline || elapsed + sendMs > leaseMs) {
         const rest = lane.rows.slice(i).map((r) => r.id);
         await releaseDeliveries(db, lane.token, rest);
         result.released += rest.length;
@@ -183,7 +196,7 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
         .finally(() => active.delete(p));
       active.add(p);
     }
-    if (active.size < concurrency && !queue.length && !nothingDue && !stopped() && budgetLeft()) {
+    if (active.size < concurrency && !queue.length && !nothingDue && !outOfTime && !stopped() && budgetLeft()) {
       const claimedAtReal = performance.now();
       const lanes = await claimDeliveries(db, {
         now: now(),

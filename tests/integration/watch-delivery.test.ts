@@ -527,6 +527,28 @@ describe("delivery triggers", () => {
     }
   });
 
+  it("a run with a deadline (the cron route on Vercel) starts no send that could outlast it, and claims nothing more", async () => {
+    // the budget only stops claiming: a lane claimed just before it ran out kept sending for up to its lease, past
+    // the route's maxDuration, where the platform cut the send off unrecorded
+    receiver.setHandler((_req, res) => setTimeout(() => res.writeHead(200).end("ok"), 400));
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    for (let i = 0; i < 8; i++) await recordTestChanges(db, SERVER, [{ kind: i % 2 ? "remote_up" : "remote_down" }]);
+    const r = await deliver({ timeoutMs: 1000, leaseMs: 5000, budgetMs: 10_000, deadlineMs: 2500 });
+    // a send (1 s timeout + 1 s) starts only before 0.5 s: the first one, perhaps a second
+    expect(r.elapsedMs).toBeLessThanOrEqual(2500);
+    expect(r.attempts).toBeGreaterThanOrEqual(1);
+    expect(r.attempts + r.released).toBe(8);
+    // handed back once, not claimed and handed back again until the budget ran out
+    expect(r.claims).toBeLessThanOrEqual(2);
+    const rows = await deliveriesOf(w.watch.id);
+    expect(rows.filter((d) => d.status === "delivered")).toHaveLength(r.attempts);
+    expect(rows.filter((d) => d.status === "pending" && d.leaseToken === null)).toHaveLength(r.released);
+    // the next run sends the rest, in order
+    expect(await deliver({ timeoutMs: 1000 })).toMatchObject({ delivered: r.released });
+    expect(receiver.requests.map((q) => q.headers["x-catalog-delivery"])).toEqual(rows.map((d) => d.eventId));
+  });
+
   it("the server's timer sends new events without being asked, and stops", async () => {
     const { startDeliveryTimer } = await import("@/lib/watches/delivery-timer");
     const a = await keyedAccount(db, { credits: 100 });

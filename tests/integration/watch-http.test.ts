@@ -223,6 +223,10 @@ describe("POST /v1/watch", () => {
     ["the root alone", "https://./hook", /does not resolve/],
     ["a percent-encoded root", "https://%2e/hook", /does not resolve/],
     ["an ideographic full stop", "https://\u3002/hook", /does not resolve/],
+    // fetch refuses these ports before connecting (the Fetch standard's bad ports): such a watch was charged for and
+    // every delivery failed with "fetch failed: bad port" for 24 h
+    ["a port fetch never connects to (IRC 6666)", "https://93.184.215.14:6666/hook", /port 6666/],
+    ["a port fetch never connects to (mail 587)", "https://93.184.215.14:587/hook", /port 587/],
   ])("refuses a webhook_url at %s when it is created (400, nothing spent)", async (_what, url, message) => {
     process.env.OUTBOUND_ALLOW_HOSTS = "";
     const a = await keyedAccount(db, { credits: 100 });
