@@ -102,7 +102,8 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
             type: r.type,
             live: true,
             httpStatus: r.httpStatus,
-            // an auth-protected endpoint shows no tools: the last list seen is kept
+            // an auth-protected endpoint shows no tools, nor one whose list could not be read to its end: the last
+            // list seen is kept
             toolsHash: r.toolsHash ?? prior.get(it.url)?.toolsHash ?? null,
             toolsCount: r.toolsCount ?? prior.get(it.url)?.toolsCount ?? null,
             // what a remote says about itself: one NUL in its name would fail the write of the whole chunk, every run

@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { livenessTimeoutMs } from "@/lib/config";
 import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
 import { resolverTrouble } from "@/lib/net/resolver-trouble";
@@ -51,6 +52,17 @@ export function toolsHash(tools: Tool[]): string {
 
 const MAX_TOOL_PAGES = 20;
 
+/**
+ * The SDK client compiles each listed tool's outputSchema (Ajv) to check the results of tool calls, which the
+ * probe never makes: a schema Ajv cannot compile (a $ref it cannot resolve, a pattern in Python's regex
+ * syntax) threw out of tools/list, and a server that had answered both calls was recorded down.
+ */
+const NO_VALIDATION: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
 const TRANSIENT_MESSAGE = /other side closed|socket hang up|ECONNRESET|EPIPE|terminated|timed? ?out/i;
 const TRANSIENT_CODES = new Set(["EAI_AGAIN", "ECONNRESET", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
@@ -77,9 +89,19 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
   const timeoutMs = opts.timeoutMs ?? livenessTimeoutMs();
   const deadline = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
   let lastStatus: number | null = null;
+  // The SSE transport's event source turns a failed fetch into an SseError holding only its flattened text
+  // (no code, no cause): the failure itself is kept here, so a refused address, a transient DNS failure or a
+  // name that does not resolve while no name does is judged as it is on streamable HTTP, not as "down"
+  let fetchFailure: unknown = null;
   const fetchImpl = async (input: string | URL, init?: RequestInit) => {
     opts.onCall?.();
-    const res = await fetchPublic(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+    let res: Response;
+    try {
+      res = await fetchPublic(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+    } catch (err) {
+      fetchFailure = err;
+      throw err;
+    }
     // a streamable-HTTP server without a server-to-client stream answers the optional GET with 405, as the
     // transport spec allows: that says nothing about whether it is up
     if (!(type !== "sse" && (init?.method ?? "GET") === "GET" && res.status === 405)) lastStatus = res.status;
@@ -95,7 +117,7 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
   if (target.username || target.password) return { outcome: "unreachable", error: "not probed: the URL carries a user name or password, which fetch does not send" };
   const transport: Transport =
     type === "sse" ? new SSEClientTransport(target, { fetch: fetchImpl }) : new StreamableHTTPClientTransport(target, { fetch: fetchImpl });
-  const client = new Client({ name: "mcp-preflight-liveness", version: "1" }, { capabilities: {} });
+  const client = new Client({ name: "mcp-preflight-liveness", version: "1" }, { capabilities: {}, jsonSchemaValidator: NO_VALIDATION });
   const timedOut = new Promise<never>((_, reject) => {
     const onAbort = () =>
       reject(Object.assign(new Error(opts.signal?.aborted ? "stopped before an answer" : `no answer within ${timeoutMs} ms`), { name: "TimeoutError" }));
@@ -111,19 +133,29 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
       // a server that offers no tools (resources or prompts only) declares no `tools` capability and answers
       // tools/list "method not found": it is up, with no tools, not down
       const offersTools = Boolean(client.getServerCapabilities()?.tools);
+      // A list not read to its end (a cursor named twice, or still one after MAX_TOOL_PAGES pages) is not the
+      // server's tool list: no hash, no count (the last list seen is kept), rather than one page counted 20
+      // times or the first pages of many told to watchers as its tools.
+      let complete = !offersTools;
+      const cursors = new Set<string>();
       for (let page = 0; offersTools && page < MAX_TOOL_PAGES; page++) {
         const res = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
         tools.push(...(res.tools as Tool[]));
         cursor = res.nextCursor;
-        if (!cursor) break;
+        if (!cursor) {
+          complete = true;
+          break;
+        }
+        if (cursors.has(cursor)) break;
+        cursors.add(cursor);
       }
       const info = client.getServerVersion();
       return {
         outcome: "up" as const,
         httpStatus: lastStatus,
         authRequired: false,
-        toolsHash: toolsHash(tools),
-        toolsCount: tools.length,
+        toolsHash: complete ? toolsHash(tools) : null,
+        toolsCount: complete ? tools.length : null,
         serverInfo: info ? `${info.name}@${info.version}` : null,
         protocolVersion: (transport as { protocolVersion?: string }).protocolVersion ?? null,
       };
@@ -131,7 +163,9 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
     return await Promise.race([run(), timedOut]);
   } catch (err) {
     const e = err as Error;
-    if (blocked(err)) return { outcome: "unreachable", error: `refused: ${e.message}` };
+    // an SseError without an HTTP status is the event source's report of a failed fetch (or of a stream that ended)
+    const failure = err instanceof SseError && typeof err.code !== "number" && fetchFailure ? fetchFailure : err;
+    if (blocked(failure)) return { outcome: "unreachable", error: `refused: ${e.message}` };
     const timedOutNow = e.name === "TimeoutError" || e.name === "AbortError" || deadline.aborted || /timed? ?out/i.test(e.message);
     // the status the failure itself carries; an earlier answer's status only when the probe did not time out
     // (a timeout is no answer, whatever came before it)
@@ -150,7 +184,7 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
     // every upstream's 429), rather than flipping it down and up with each wave of traffic
     if (status === 429) return { outcome: "unreachable", error: "HTTP 429 (rate limited)" };
     if (status && status >= 400) return { outcome: "down", httpStatus: status, error: `HTTP ${status}` };
-    const code = causeCode(err);
+    const code = causeCode(failure);
     if (opts.signal?.aborted) return { outcome: "unreachable", error: "stopped before an answer" };
     if (timedOutNow) return { outcome: "unreachable", error: `timed out after ${timeoutMs} ms` };
     // transient faults on the way (ours or the network's) say nothing about the endpoint

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 /**
@@ -9,10 +10,22 @@ import { z } from "zod";
  * port, for liveness probes in tests. `tools` can be changed between probes;
  * `getStatus` answers the optional GET stream with that status (405: no stream);
  * `stall` names a JSON-RPC method it never answers; `onRequest` runs (awaited) before each request is answered;
- * `name` is the serverInfo name its initialize answer gives.
+ * `name` is the serverInfo name its initialize answer gives; `pageSize` answers tools/list that many tools a
+ * page (the cursor is the next index), and `loopCursor` makes every page name the same next cursor;
+ * `outputSchema` is given as every tool's output schema, as written.
  */
 export async function startMcpTestServer(opts: { tools?: string[]; status?: number } = {}) {
-  const state: { tools: string[]; status: number; getStatus?: number; stall?: string; onRequest?: () => unknown; name: string } = {
+  const state: {
+    tools: string[];
+    status: number;
+    getStatus?: number;
+    stall?: string;
+    onRequest?: () => unknown;
+    name: string;
+    pageSize?: number;
+    loopCursor?: boolean;
+    outputSchema?: Record<string, unknown>;
+  } = {
     tools: opts.tools ?? ["get_forecast"],
     name: "test-weather",
     status: opts.status ?? 200,
@@ -30,6 +43,18 @@ export async function startMcpTestServer(opts: { tools?: string[]; status?: numb
     const mcp = new McpServer({ name: state.name, version: "1.0.0" });
     for (const name of state.tools) {
       mcp.registerTool(name, { description: `tool ${name}`, inputSchema: { city: z.string() } }, async () => ({ content: [{ type: "text", text: "ok" }] }));
+    }
+    const { outputSchema } = state;
+    const pageSize = state.pageSize ?? (outputSchema ? state.tools.length : undefined);
+    if (pageSize && state.tools.length) {
+      mcp.server.setRequestHandler(ListToolsRequestSchema, (req) => {
+        const from = Number(req.params?.cursor ?? 0);
+        const next = state.loopCursor ? "1" : from + pageSize < state.tools.length ? String(from + pageSize) : undefined;
+        const tools = state.tools
+          .slice(from, from + pageSize)
+          .map((name) => ({ name, description: `tool ${name}`, inputSchema: { type: "object" as const, properties: { city: { type: "string" } } }, outputSchema }));
+        return next ? { tools, nextCursor: next } : { tools };
+      });
     }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => {

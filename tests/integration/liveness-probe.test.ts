@@ -35,6 +35,59 @@ describe("probeRemote", () => {
     }
   });
 
+  it("reads every page of tools/list, and hashes the list the same however it is split", async () => {
+    mcp.state.getStatus = 405;
+    mcp.state.tools = ["a", "b", "c", "d", "e"];
+    try {
+      mcp.state.pageSize = 2;
+      const paged = await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000 });
+      mcp.state.pageSize = 5;
+      const whole = await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000 });
+      expect(paged).toMatchObject({ outcome: "up", toolsCount: 5 });
+      expect(paged.outcome === "up" && paged.toolsHash).toBe(whole.outcome === "up" && whole.toolsHash);
+    } finally {
+      mcp.state.tools = ["get_forecast"];
+      mcp.state.pageSize = undefined;
+    }
+  });
+
+  it("gives no tool count or hash for a list it could not read to its end (a cursor that repeats, too many pages)", async () => {
+    // up (it answered), but the tools it showed are not its tool list: 20 copies of one page counted as 20× the
+    // tools, or the first 20 pages of more, would be told to watchers as the server's tools
+    mcp.state.getStatus = 405;
+    mcp.state.tools = Array.from({ length: 30 }, (_, i) => `tool_${String(i).padStart(2, "0")}`);
+    try {
+      mcp.state.pageSize = 2;
+      mcp.state.loopCursor = true;
+      expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 5000 })).toMatchObject({ outcome: "up", toolsCount: null, toolsHash: null });
+      mcp.state.loopCursor = false;
+      mcp.state.pageSize = 1;
+      expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 5000 })).toMatchObject({ outcome: "up", toolsCount: null, toolsHash: null });
+      mcp.state.pageSize = 2;
+      expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 5000 })).toMatchObject({ outcome: "up", toolsCount: 30 });
+    } finally {
+      mcp.state.tools = ["get_forecast"];
+      mcp.state.pageSize = undefined;
+      mcp.state.loopCursor = false;
+    }
+  });
+
+  it("is up on a server whose tools declare output schemas a validator could not compile: the probe calls no tool", async () => {
+    mcp.state.getStatus = 405;
+    // a $ref that resolves nowhere, and a pattern in Python's regex syntax (JavaScript's u-mode refuses it)
+    for (const outputSchema of [
+      { type: "object", properties: { a: { $ref: "#/$defs/missing" } } },
+      { type: "object", properties: { a: { type: "string", pattern: "^(?P<id>[a-z]+)$" } } },
+    ]) {
+      mcp.state.outputSchema = outputSchema;
+      try {
+        expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000 })).toMatchObject({ outcome: "up", toolsCount: 1 });
+      } finally {
+        mcp.state.outputSchema = undefined;
+      }
+    }
+  });
+
   it("calls a server that stalls on tools/list after that 405 unreachable (timed out), not down with HTTP 405", async () => {
     mcp.state.getStatus = 405;
     mcp.state.stall = "tools/list";
@@ -65,6 +118,33 @@ describe("probeRemote", () => {
         outcome: "unreachable",
         error: expect.stringMatching(/^ENOTFOUND, but registry\.invalid does not resolve either \(ENOTFOUND\): this machine's name resolution is failing/),
       });
+    } finally {
+      if (saved === undefined) delete process.env.REGISTRY_URL;
+      else process.env.REGISTRY_URL = saved;
+    }
+  });
+
+  it("judges an SSE remote's failed connection as a streamable-HTTP one's: its event source keeps only the error's text", async () => {
+    // a non-public address is our own refusal, no verdict, on either transport
+    delete process.env.OUTBOUND_ALLOW_HOSTS;
+    try {
+      for (const type of ["streamable-http", "sse"]) {
+        expect(await probeRemote(mcp.url, type, { timeoutMs: 3000 })).toEqual({ outcome: "unreachable", error: expect.stringMatching(/^refused: /) });
+      }
+    } finally {
+      process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
+    }
+    // a name that does not resolve while the registry's host does not either says nothing about the remote
+    const saved = process.env.REGISTRY_URL;
+    try {
+      process.env.REGISTRY_URL = "https://registry.invalid";
+      expect(await probeRemote("https://gone-remote.invalid/sse", "sse", { timeoutMs: 3000 })).toEqual({
+        outcome: "unreachable",
+        error: expect.stringMatching(/^ENOTFOUND, but registry\.invalid does not resolve either/),
+      });
+      // while names resolve, it is down, with the code
+      process.env.REGISTRY_URL = "http://localhost:9";
+      expect(await probeRemote("https://gone-remote.invalid/sse", "sse", { timeoutMs: 3000 })).toMatchObject({ outcome: "down", error: "ENOTFOUND" });
     } finally {
       if (saved === undefined) delete process.env.REGISTRY_URL;
       else process.env.REGISTRY_URL = saved;
