@@ -168,3 +168,88 @@ describe("how the production server writes an answer", () => {
     }
   });
 });
+
+describe("request bodies the server reads are capped, next-auth's included", () => {
+  // next-auth reads a POST's body whole: an anonymous 400 MB sign-in post held about 1.4 GB of the server's memory
+  it("refuses a sign-in post over 64 KiB with 413 in the Error body, declared or streamed", async () => {
+    const big = "x".repeat(1024 * 1024);
+    const declared = await fetch(`${server.url}/api/auth/signin/email`, { method: "POST", headers: { "content-type": "application/json" }, body: big, redirect: "manual" });
+    const streamed = await fetch(`${server.url}/api/auth/signin/email`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new Blob([big]).stream(),
+      duplex: "half",
+      redirect: "manual",
+    } as RequestInit & { duplex: "half" });
+    for (const res of [declared, streamed]) {
+      expect(res.status).toBe(413);
+      expect(errorBodySchema.parse(await res.json())).toMatchObject({ ok: false, error: "payload_too_large" });
+    }
+  });
+
+  // next-auth's redirect rule threw on a posted callbackUrl that is no URL: a 500 and a stack in the log
+  it("signs out to the home page when the posted callbackUrl is no URL", async () => {
+    const csrf = await fetch(`${server.url}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const res = await fetch(`${server.url}/api/auth/signout`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ csrfToken, callbackUrl: "http://localhost:3000.evil.example/" }),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get("location")!).pathname).toBe("/");
+    expect(server.log()).not.toMatch(/Invalid URL/);
+  });
+
+  it("still signs in with a form of the usual size", async () => {
+    const csrf = await fetch(`${server.url}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const res = await fetch(`${server.url}/api/auth/signin/email`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ email: "limits@example.test", csrfToken, callbackUrl: "/account" }),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get("location")!).pathname).toBe("/api/auth/verify-request");
+  });
+
+  // Node kept such a connection as keep-alive and then dropped it: the next request a client sent on it (undici,
+  // Node's fetch, reuses it) got no answer at all
+  it("ends the connection of a request refused before its body was read, saying so", async () => {
+    const url = new URL(server.url);
+    const chunk = "x".repeat(16 * 1024);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(url.port), url.hostname, () => {
+        socket.write(`POST /v1/preflight HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        for (let i = 0; i < 64; i++) socket.write(`4000\r\n${chunk}\r\n`);
+        socket.write("0\r\n\r\n");
+      });
+      let got = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (d) => (got += d));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(got));
+    });
+    const head = text.split("\r\n\r\n")[0];
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head).toMatch(/\r\nConnection: close(\r\n|$)/i);
+    // and a client reusing its connections is answered after such a refusal
+    for (const path of ["/v1/preflight", "/api/auth/signin/email"]) {
+      const refused = await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: new Blob([chunk.repeat(64)]).stream(), duplex: "half" } as RequestInit & { duplex: "half" });
+      expect(refused.status).toBe(413);
+      await refused.arrayBuffer();
+      expect((await fetch(`${server.url}/v1/policies`, { signal: AbortSignal.timeout(5000) })).status).toBe(200);
+      expect((await fetch(`${server.url}/v1/policies`, { signal: AbortSignal.timeout(5000) })).status).toBe(200);
+    }
+  });
+
+  it("keeps the connection of a request whose body was read", async () => {
+    const res = await fetch(`${server.url}/v1/preflight`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("connection")).toBe("keep-alive");
+  });
+});

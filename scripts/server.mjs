@@ -66,6 +66,7 @@ server = http.createServer(timeouts, (req, res) => {
   req.headers["x-mcp-preflight-socket-ip"] = req.socket.remoteAddress ?? "unknown";
   if (answerUnroutable(req, res)) return;
   escapeUndecodableImagePath(req);
+  closeAfterUnreadBody(req, res);
   sendHeadWithFirstChunk(res);
   handle(req, res);
 });
@@ -85,6 +86,19 @@ function sendHeadWithFirstChunk(res) {
     res.cork();
     setImmediate(() => res.uncork());
     return flushHeaders.call(this);
+  };
+}
+/**
+ * A request answered before its body was received (a body over a route's limit: 413, the rest not read) ends its
+ * connection, saying so (`Connection: close`). Node kept it open as keep-alive and then dropped it, so a client
+ * that sent its next request on it (undici, Node's fetch, does) waited for an answer that never came.
+ */
+function closeAfterUnreadBody(req, res) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (...args) {
+    res.writeHead = writeHead;
+    if (!req.complete) res.shouldKeepAlive = false;
+    return writeHead.apply(this, args);
   };
 }
 server.keepAliveTimeout = 65_000;

@@ -28,6 +28,17 @@ export function signInAddress(identifier: string): string {
   return email;
 }
 
+/**
+ * Where next-auth may send the browser after signing in or out: next-auth's own rule (a path on this site, or a
+ * URL of this site's origin; anything else is the home page), except that a callbackUrl that is no URL at all
+ * (`http://x:99999`, in the query of any /api/auth route or in its cookie) is the home page too. next-auth's
+ * default threw on it: a 500, and an error with its stack in the log, for one anonymous GET.
+ */
+export function sameSiteRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  if (url.startsWith("/")) return `${baseUrl}${url}`;
+  return URL.canParse(url) && new URL(url).origin === baseUrl ? url : baseUrl;
+}
+
 let options: NextAuthOptions | undefined;
 
 /**
@@ -63,6 +74,7 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
+      redirect: async (params) => sameSiteRedirect(params),
       async session({ session, user }) {
         if (session.user && user?.id) (session.user as { id?: string }).id = user.id;
         return session;

@@ -24,3 +24,30 @@ export async function readCapped(message: Request | Response, maxBytes: number):
   }
   return Buffer.concat(parts);
 }
+
+/**
+ * `res` with a body that fails once `budget.left` bytes have been read through it (shared by every response of
+ * one exchange; when spent, `budget.over` is set and `onOver` called): for a reader that takes a response whole
+ * and can be given no limit of its own (the MCP SDK client's `response.json()` or event stream).
+ */
+export function withCappedBody(res: Response, budget: { left: number; over: boolean; onOver?: () => void }): Response {
+  if (!res.body) return res;
+  const capped = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        budget.left -= chunk.byteLength;
+        if (budget.left < 0) {
+          budget.over = true;
+          budget.onOver?.();
+          controller.error(new Error("the answer is larger than this reader takes"));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const out = new Response(capped, { status: res.status, statusText: res.statusText, headers: res.headers });
+  // an event stream's reader resolves its later requests against the URL a redirect ended at
+  Object.defineProperties(out, { url: { value: res.url }, redirected: { value: res.redirected } });
+  return out;
+}

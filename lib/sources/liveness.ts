@@ -7,6 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { livenessTimeoutMs } from "@/lib/config";
 import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
+import { withCappedBody } from "@/lib/net/read-capped";
 import { resolverTrouble } from "@/lib/net/resolver-trouble";
 
 /**
@@ -63,6 +64,13 @@ const NO_VALIDATION: jsonSchemaValidator = {
   },
 };
 
+/**
+ * The most one probe reads of the endpoint's answers, all of them together. The SDK client takes each answer whole:
+ * without a limit an endpoint (anyone may list one) streamed a gigabyte into the process within the 8 s timeout,
+ * sixteen probes at a time. The largest real tool lists are a few hundred KB.
+ */
+export const LIVENESS_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
 const TRANSIENT_MESSAGE = /other side closed|socket hang up|ECONNRESET|EPIPE|terminated|timed? ?out/i;
 const TRANSIENT_CODES = new Set(["EAI_AGAIN", "ECONNRESET", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
@@ -83,11 +91,18 @@ export interface ProbeOptions {
   onCall?: () => void;
   /** The caller stopping (a harvest run told to stop): the probe is cut short, no verdict. */
   signal?: AbortSignal;
+  /** Tests: LIVENESS_MAX_ANSWER_BYTES. */
+  maxAnswerBytes?: number;
 }
 
 export async function probeRemote(url: string, type: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = opts.timeoutMs ?? livenessTimeoutMs();
-  const deadline = opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+  const maxAnswerBytes = opts.maxAnswerBytes ?? LIVENESS_MAX_ANSWER_BYTES;
+  // an answer over the limit ends the probe at once (the SDK only reports a failed event stream, and its request
+  // would wait for the timeout)
+  const overflow = new AbortController();
+  const budget = { left: maxAnswerBytes, over: false, onOver: () => overflow.abort() };
+  const deadline = AbortSignal.any([...(opts.signal ? [opts.signal] : []), AbortSignal.timeout(timeoutMs), overflow.signal]);
   let lastStatus: number | null = null;
   // The SSE transport's event source turns a failed fetch into an SseError holding only its flattened text
   // (no code, no cause): the failure itself is kept here, so a refused address, a transient DNS failure or a
@@ -102,6 +117,7 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
       fetchFailure = err;
       throw err;
     }
+    res = withCappedBody(res, budget);
     // a streamable-HTTP server without a server-to-client stream answers the optional GET with 405, as the
     // transport spec allows: that says nothing about whether it is up
     if (!(type !== "sse" && (init?.method ?? "GET") === "GET" && res.status === 405)) lastStatus = res.status;
@@ -166,6 +182,8 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
     // an SseError without an HTTP status is the event source's report of a failed fetch (or of a stream that ended)
     const failure = err instanceof SseError && typeof err.code !== "number" && fetchFailure ? fetchFailure : err;
     if (blocked(failure)) return { outcome: "unreachable", error: `refused: ${e.message}` };
+    // not read, as an upstream answer over its limit is not: no verdict (the endpoint may well serve MCP)
+    if (budget.over) return { outcome: "unreachable", error: `its answers are over ${maxAnswerBytes} bytes, not read` };
     const timedOutNow = e.name === "TimeoutError" || e.name === "AbortError" || deadline.aborted || /timed? ?out/i.test(e.message);
     // the status the failure itself carries; an earlier answer's status only when the probe did not time out
     // (a timeout is no answer, whatever came before it)

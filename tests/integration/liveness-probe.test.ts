@@ -1,5 +1,7 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { probeListedRemote, probeRemote } from "@/lib/sources/liveness";
+import { LIVENESS_MAX_ANSWER_BYTES, probeListedRemote, probeRemote } from "@/lib/sources/liveness";
 import { observeRemotes } from "@/lib/harvest/observe-remotes";
 import { changes, remoteObservations } from "@/lib/db/schema";
 import { resetDb } from "../helpers/db";
@@ -172,6 +174,43 @@ describe("probeRemote", () => {
     } finally {
       mcp.state.status = 200;
     }
+  });
+
+  it("stops reading an endpoint whose answers never end (no verdict), rather than holding them in memory until the timeout", async () => {
+    // anyone may list an endpoint: one streaming without end pushed a gigabyte into the process within the
+    // probe's timeout, sixteen probes at a time
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const endless = http.createServer((req, res) => {
+      const sse = req.method === "GET";
+      res.writeHead(200, { "content-type": sse ? "text/event-stream" : "application/json" });
+      res.write(sse ? "event: endpoint\ndata: /" : '{"jsonrpc":"2.0","id":0,"result":{"padding":"');
+      const pump = () => {
+        while (!res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    await new Promise<void>((r) => endless.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/mcp`;
+      for (const type of ["streamable-http", "sse"]) {
+        sent = 0;
+        expect(await probeRemote(url, type, { timeoutMs: 30_000 })).toEqual({ outcome: "unreachable", error: `its answers are over ${LIVENESS_MAX_ANSWER_BYTES} bytes, not read` });
+        // what the sockets' buffers held beyond the limit, not the 30 s of streaming
+        expect(sent).toBeLessThan(LIVENESS_MAX_ANSWER_BYTES + 16 * 1024 * 1024);
+      }
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((r) => endless.close(() => r()));
+    }
+  });
+
+  it("reads the answers of a real endpoint whole, up to the limit, however they are split", async () => {
+    expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000, maxAnswerBytes: 100 })).toMatchObject({ outcome: "unreachable", error: "its answers are over 100 bytes, not read" });
+    expect(await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000, maxAnswerBytes: 64 * 1024 })).toMatchObject({ outcome: "up", toolsCount: 1 });
   });
 
   it("records a remote whose serverInfo holds a NUL character, and the other remotes written with it", async () => {

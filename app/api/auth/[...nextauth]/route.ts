@@ -1,11 +1,20 @@
 import NextAuth from "next-auth";
+import type { NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth/auth-options";
+import { withCappedAuthBody } from "@/lib/auth/auth-request";
+import { errorResponse } from "@/lib/api/respond";
 
 export const dynamic = "force-dynamic";
 
 // next-auth v4 in the App Router: one handler for its GET and POST endpoints.
-function handler(req: Request, ctx: { params: Promise<{ nextauth: string[] }> }) {
-  return NextAuth(authOptions())(req, ctx);
+async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: string[] }> }) {
+  let capped: NextRequest;
+  try {
+    capped = await withCappedAuthBody(req);
+  } catch (err) {
+    return errorResponse(err, crypto.randomUUID());
+  }
+  return NextAuth(authOptions())(capped, ctx);
 }
 
 export { handler as GET, handler as POST };
