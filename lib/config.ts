@@ -46,6 +46,23 @@ const SWITCH_SETTINGS: Record<string, readonly string[]> = {
   LOG_FORMAT: ["text", "json"],
 };
 
+/**
+ * The address settings and the schemes each takes. One without its scheme was taken as it was:
+ * SITE_URL=preflight.example.com put links such as `preflight.example.com/servers/…` in every card and made every
+ * server page a 500 (its Open Graph image URL does not parse), and REGISTRY_URL or an upstream's failed each call.
+ */
+const URL_SETTINGS: Record<string, readonly string[]> = {
+  SITE_URL: ["http:", "https:"],
+  NEXTAUTH_URL: ["http:", "https:"],
+  REGISTRY_URL: ["http:", "https:"],
+  GITHUB_API_URL: ["http:", "https:"],
+  GITHUB_GRAPHQL_URL: ["http:", "https:"],
+  NPM_REGISTRY_URL: ["http:", "https:"],
+  PYPI_URL: ["http:", "https:"],
+  OSV_API_URL: ["http:", "https:"],
+  SMTP_URL: ["smtp:", "smtps:"],
+};
+
 /** One line per setting of `env` the service cannot use, naming it, what it takes and what it got; none: []. */
 export function environmentProblems(env: Record<string, string | undefined> = process.env): string[] {
   const problems: string[] = [];
@@ -56,6 +73,17 @@ export function environmentProblems(env: Record<string, string | undefined> = pr
   for (const [name, values] of Object.entries(SWITCH_SETTINGS)) {
     const raw = env[name];
     if (raw !== undefined && raw !== "" && !values.includes(raw)) problems.push(`${name} must be one of ${values.join(", ")} (got ${JSON.stringify(raw)})`);
+  }
+  for (const [name, schemes] of Object.entries(URL_SETTINGS)) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const url = URL.canParse(raw) ? new URL(raw) : null;
+    if (url && schemes.includes(url.protocol) && url.hostname) continue;
+    problems.push(
+      name === "SMTP_URL"
+        ? "SMTP_URL must be an smtp:// or smtps:// URL, such as smtp://user:pass@host:587 (its value is not shown: it may hold a password)"
+        : `${name} must be an absolute http:// or https:// URL (got ${JSON.stringify(raw)})`,
+    );
   }
   // each fine alone, refused together: every delivery run would stop at once (runDeliveries), and no notice go out
   if (!problems.some((p) => p.startsWith("WEBHOOK_TIMEOUT_MS ") || p.startsWith("DELIVERY_LEASE_MS "))) {

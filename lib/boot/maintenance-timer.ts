@@ -4,9 +4,9 @@ import { runMaintenance } from "@/lib/services/run-maintenance";
 import { startJobTimer } from "./job-timer";
 
 /**
- * The server process's own daily upkeep (evaluation retention, spent quota rows, old deliveries), where no
- * cron calls /api/cron/maintenance: hourly, the first a minute after start. Each run only deletes what is past
- * its time, so instances and the cron route may all run it.
+ * The server process's own daily upkeep (evaluation retention, spent quota rows, old deliveries, abandoned harvest
+ * runs), where no cron calls /api/cron/maintenance: hourly, the first a minute after start. Each run only deletes
+ * what is past its time (and closes only runs whose process is gone), so instances and the cron route may all run it.
  */
 export function startMaintenanceTimer(db: Db, intervalMs: number): () => void {
   return startJobTimer(
@@ -14,7 +14,7 @@ export function startMaintenanceTimer(db: Db, intervalMs: number): () => void {
     intervalMs,
     async () => {
       const r = await runMaintenance(db);
-      if (r.evaluations_purged || r.deliveries_pruned) log.info("maintenance", { ...r });
+      if (r.evaluations_purged || r.deliveries_pruned || r.harvest_runs_closed) log.info("maintenance", { ...r });
     },
     Math.min(60_000, intervalMs),
   );

@@ -142,7 +142,10 @@ export async function openDatabase(url = process.env.DATABASE_URL): Promise<DbHa
   if (kind === "neon") {
     const { Pool, neonConfig } = await import("@neondatabase/serverless");
     const { drizzle } = await import("drizzle-orm/neon-serverless");
-    if (typeof WebSocket !== "undefined") neonConfig.webSocketConstructor = WebSocket;
+    // Node 22 has a global WebSocket; Node 20, which package.json's engines accept (and on which an operator runs
+    // `npm run db:migrate` of the Vercel steps), has none, and every connection failed ("All attempts to open a
+    // WebSocket … failed"). undici, already a dependency, is where Node's own comes from.
+    neonConfig.webSocketConstructor ??= typeof WebSocket !== "undefined" ? WebSocket : (await import("undici")).WebSocket;
     const pool = new Pool({ connectionString: target });
     listenForClosedConnections(pool);
     const db = drizzle(pool, { schema }) as unknown as Db;

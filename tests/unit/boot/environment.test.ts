@@ -53,6 +53,43 @@ describe("environmentProblems", () => {
   });
 });
 
+describe("environmentProblems: the addresses", () => {
+  it("accepts http(s) addresses for the site and the upstreams, and smtp(s) for the mail server", () => {
+    expect(
+      environmentProblems({
+        SITE_URL: "https://preflight.example.com",
+        NEXTAUTH_URL: "http://localhost:3000/",
+        REGISTRY_URL: "http://127.0.0.1:4010/registry",
+        GITHUB_API_URL: "https://api.github.com",
+        GITHUB_GRAPHQL_URL: "https://api.github.com/graphql",
+        NPM_REGISTRY_URL: "https://registry.npmjs.org",
+        PYPI_URL: "https://pypi.org",
+        OSV_API_URL: "https://api.osv.dev",
+        SMTP_URL: "smtps://user:p%40ss@mail.example.com:465",
+      }),
+    ).toEqual([]);
+    expect(environmentProblems({ SMTP_URL: "smtp://mail.example.com:587?socketTimeout=5000" })).toEqual([]);
+  });
+
+  it("refuses an address without its scheme, by name (SITE_URL=preflight.example.com made every server page a 500), never echoing SMTP_URL's password", () => {
+    expect(
+      environmentProblems({
+        SITE_URL: "preflight.example.com",
+        NEXTAUTH_URL: "localhost:3000",
+        REGISTRY_URL: "registry.modelcontextprotocol.io",
+        OSV_API_URL: "ftp://api.osv.dev",
+        SMTP_URL: "user:secret@mail.example.com:587",
+      }),
+    ).toEqual([
+      'SITE_URL must be an absolute http:// or https:// URL (got "preflight.example.com")',
+      'NEXTAUTH_URL must be an absolute http:// or https:// URL (got "localhost:3000")',
+      'REGISTRY_URL must be an absolute http:// or https:// URL (got "registry.modelcontextprotocol.io")',
+      'OSV_API_URL must be an absolute http:// or https:// URL (got "ftp://api.osv.dev")',
+      "SMTP_URL must be an smtp:// or smtps:// URL, such as smtp://user:pass@host:587 (its value is not shown: it may hold a password)",
+    ]);
+  });
+});
+
 describe("environmentProblems: the webhook timeout and the delivery lease together", () => {
   it("refuses a timeout the lease cannot hold (every delivery run stopped at once, and no notice went out), not each alone", () => {
     expect(environmentProblems({ WEBHOOK_TIMEOUT_MS: "19000" })).toEqual([]);
