@@ -7,6 +7,7 @@ import {
   admitCaller,
   admitLater,
   chargeCaller,
+  currentWindows,
   quotaHeaders,
   type Caller,
   type ChargeExtras,
@@ -111,8 +112,12 @@ export function withCaller<P = Record<string, string>, Q = undefined>(handler: H
     let caller: Caller | undefined;
     let fromMemory = false;
     const state: QuotaState = {};
-    const withQuotaHeaders = () => {
-      if (counted && caller) for (const [k, v] of Object.entries(quotaHeaders(caller, state))) headers.set(k, v);
+    const withQuotaHeaders = async () => {
+      if (!counted || !caller) return;
+      const now = new Date();
+      // the windows as they are when the answer goes out: one may have ended while the call ran
+      await currentWindows(caller, state, now);
+      for (const [k, v] of Object.entries(quotaHeaders(caller, state, now))) headers.set(k, v);
     };
     try {
       // Next answers HEAD with the GET handler and drops the body: on a metered route that would spend credits
@@ -161,7 +166,7 @@ export function withCaller<P = Record<string, string>, Q = undefined>(handler: H
         throw err;
       }
       await admit();
-      withQuotaHeaders();
+      await withQuotaHeaders();
       if (result instanceof Response) {
         headers.forEach((v, k) => {
           if (!result.headers.has(k)) result.headers.set(k, v);
@@ -173,7 +178,7 @@ export function withCaller<P = Record<string, string>, Q = undefined>(handler: H
       // a key taken from memory and then refused (revoked, deleted) was never a caller: as on the full
       // admission's 401, nothing about its account goes out
       if (err instanceof ApiError && err.code === "unauthorized" && fromMemory) caller = undefined;
-      withQuotaHeaders();
+      await withQuotaHeaders();
       return errorResponse(err, requestId, Object.fromEntries(headers));
     }
   };

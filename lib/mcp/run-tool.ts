@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, type ZodType } from "zod";
 import { closedInput, NO_INPUT, parseWith } from "@/lib/api/request";
 import { ApiError } from "@/lib/api/errors";
-import { admitCaller, chargeCaller, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type KeylessAllowance, type QuotaState } from "@/lib/quota";
+import { admitCaller, chargeCaller, currentWindows, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type KeylessAllowance, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { RESPONSE_COMPONENTS, ResponseComponent } from "@/lib/openapi/operations";
@@ -73,7 +73,9 @@ export async function runTool<I>(
     // a caller refused at admission (burst 429) is not returned, but its refusal carries the headers REST sends;
     // a 401 for the key itself has none
     if (counted) {
-      const headers = caller ? quotaHeaders(caller, quota) : refusal instanceof ApiError ? refusal.extra.headers : undefined;
+      const now = new Date();
+      if (caller) await currentWindows(caller, quota, now);
+      const headers = caller ? quotaHeaders(caller, quota, now) : refusal instanceof ApiError ? refusal.extra.headers : undefined;
       if (headers) auth?.quotaSeen?.(headers);
     }
   }

@@ -8,6 +8,7 @@ export { checkBurst, burstBucket, burstLimit } from "./check-burst";
 export { READ_CHARGE, assertAffordable, chargeCaller } from "./charge-caller";
 export type { AlongsideWrite, ChargeExtras, ChargeOptions, ChargeResult } from "./charge-caller";
 export { quotaHeaders } from "./quota-headers";
+export { currentWindows } from "./current-windows";
 export { mergeBatchQuotaHeaders } from "./batch-quota-headers";
 export { readWallet, refillWalletIfNewMonth, monthlyGrant } from "./wallet";
 export { incrementCounter, incrementCounterBelow, readCounter } from "./counters";
