@@ -35,16 +35,37 @@ export interface ServerState {
   health: Health;
   problems: string[];
   verified: boolean;
+  /**
+   * `verified` is false only because evidence is not observed yet (the repository or a package a new version
+   * names): it would be true were that found live. Like health's `unknown`, not a state to report a change to.
+   */
+  verifiedPending: boolean;
 }
 
-export function computeServerState(s: ServerStateInput, now = new Date(0)): ServerState {
-  // exactly the fields computeHealth and computeVerified read
-  const facts = {
+/** Exactly the fields computeHealth and computeVerified read. */
+function factsOf(s: ServerStateInput): Facts {
+  return {
     server: { registry_status: s.listed ? s.registryStatus : "delisted" },
     repository: s.repository ? { exists: s.repository.exists, archived: s.repository.archived } : null,
     packages: s.packages.map((p) => ({ ecosystem: p.ecosystem, identifier: p.identifier, exists: p.exists, deprecated: p.deprecated, advisories: p.advisories })),
     remotes: s.remotes.map((r) => ({ url: r.url, live: r.live })),
   } as unknown as Facts;
+}
+
+/** `s` with what is not observed yet taken as found live. */
+function unobservedAsLive(s: ServerStateInput): ServerStateInput {
+  const { repository, packages } = s;
+  return {
+    ...s,
+    repository: repository && { exists: repository.exists ?? true, archived: repository.archived ?? false },
+    packages: packages.map((p) => ({ ...p, exists: p.exists ?? true })),
+  };
+}
+
+export function computeServerState(s: ServerStateInput, now = new Date(0)): ServerState {
+  const facts = factsOf(s);
   const { health, problems } = computeHealth(facts, now);
-  return { health, problems: [...problems], verified: computeVerified(facts, now) };
+  const verified = computeVerified(facts, now);
+  const verifiedPending = !verified && computeVerified(factsOf(unobservedAsLive(s)), now);
+  return { health, problems: [...problems], verified, verifiedPending };
 }

@@ -3,7 +3,6 @@ import type { Queryable } from "@/lib/db/client";
 import { changes } from "@/lib/db/schema";
 import type { ChangeInput } from "./record-changes";
 import type { ServerEvidence } from "./load-server-evidence";
-import { computeServerState } from "./server-state";
 
 type Adv = { ecosystem: string; identifier: string; version: string | null; id: string; severity: string | null };
 
@@ -31,23 +30,6 @@ function securityChanged(before: ServerEvidence, after: ServerEvidence): boolean
     } else if (was.map((a) => a.id).sort().join(",") !== ids) return true;
   }
   return false;
-}
-
-/**
- * `verified` is false only because evidence is not observed yet: the repository or a package a new version
- * names has not been looked at, and would make it true if found live. Like health's `unknown`, that is not a
- * transition of the server (a new version's package turned `verified` false at ingest and true again at the
- * next harvest: two events to every watcher for nothing).
- */
-function verifiedPending(e: ServerEvidence): boolean {
-  if (e.state.verified) return false;
-  const { repository, packages } = e.input;
-  const assumed = {
-    ...e.input,
-    repository: repository && { exists: repository.exists ?? true, archived: repository.archived ?? false },
-    packages: packages.map((p) => ({ ...p, exists: p.exists ?? true })),
-  };
-  return computeServerState(assumed).verified;
 }
 
 /**
@@ -81,8 +63,8 @@ export function stateChanges(
       });
     }
     // the same for verified: not recorded while pending, and compared with the last value recorded once known
-    const priorVerified = verifiedPending(b) ? (lastRecordedVerified.get(id) ?? b.state.verified) : b.state.verified;
-    if (!verifiedPending(a) && priorVerified !== a.state.verified) {
+    const priorVerified = b.state.verifiedPending ? (lastRecordedVerified.get(id) ?? b.state.verified) : b.state.verified;
+    if (!a.state.verifiedPending && priorVerified !== a.state.verified) {
       out.push({ ...base, kind: "verified_change", before: { verified: priorVerified }, after: { verified: a.state.verified } });
     }
     if (securityChanged(b, a)) {
@@ -105,7 +87,7 @@ export async function detectStateChanges(
   const ids = [...after.keys()].filter((id) => {
     const b = before.get(id);
     const a = after.get(id)!;
-    return b !== undefined && ((b.state.health === "unknown" && a.state.health !== "unknown") || (verifiedPending(b) && !verifiedPending(a)));
+    return b !== undefined && ((b.state.health === "unknown" && a.state.health !== "unknown") || (b.state.verifiedPending && !a.state.verifiedPending));
   });
   const health = new Map<number, { health: string; problems: string[] }>();
   const verified = new Map<number, boolean>();

@@ -1,24 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { accounts, apiKeys } from "@/lib/db/schema";
+import { apiKeys } from "@/lib/db/schema";
 import { resetDb } from "../helpers/db";
+import { session } from "../helpers/signed-in-session";
 import { keyedAccount } from "../helpers/catalog-fixture";
 
 // The account page's revoke button (a server action) with a signed-in account, or one whose session ended
 // (the session itself is next-auth's, tested in the browser test).
-const session = vi.hoisted(() => ({ accountId: null as string | null }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
-vi.mock("@/lib/auth/current-account", async () => {
-  const { getDb } = await import("@/lib/db/client");
-  return {
-    currentAccount: async () => {
-      if (!session.accountId) return null;
-      const [row] = await (await getDb()).select().from(accounts).where(eq(accounts.id, session.accountId));
-      return row ?? null;
-    },
-  };
-});
+vi.mock("@/lib/auth/current-account", () => import("../helpers/signed-in-session"));
 const { revokeKeyAction } = await import("@/app/account/actions");
 
 let db: Db;

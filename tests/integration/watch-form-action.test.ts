@@ -1,25 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { accounts, creditWallets, watches } from "@/lib/db/schema";
+import { creditWallets, watches } from "@/lib/db/schema";
 import { resetDb } from "../helpers/db";
+import { session } from "../helpers/signed-in-session";
 import { keyedAccount, loadFixtureCatalog, walletRemaining } from "../helpers/catalog-fixture";
 import { utcMonthStart } from "@/lib/quota/utc";
 
 // The /watches form's server action with a signed-in account (the session itself is next-auth's, tested in
 // the browser test): what the form sends is what the API would be sent.
-const session = vi.hoisted(() => ({ accountId: null as string | null }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
-vi.mock("@/lib/auth/current-account", async () => {
-  const { getDb } = await import("@/lib/db/client");
-  return {
-    currentAccount: async () => {
-      if (!session.accountId) return null;
-      const [row] = await (await getDb()).select().from(accounts).where(eq(accounts.id, session.accountId));
-      return row ?? null;
-    },
-  };
-});
+vi.mock("@/lib/auth/current-account", () => import("../helpers/signed-in-session"));
 const { createWatchAction, deleteWatchAction } = await import("@/app/watches/actions");
 
 let db: Db;

@@ -1,28 +1,18 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import * as React from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { eq } from "drizzle-orm";
-import { accounts } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
 import { runDeliveries } from "@/lib/watches/run-deliveries";
 import { pruneDeliveries } from "@/lib/watches/prune-deliveries";
 import { resetDb } from "../helpers/db";
+import { session } from "../helpers/signed-in-session";
 import { keyedAccount, loadFixtureCatalog } from "../helpers/catalog-fixture";
 import { insertWatch, recordTestChanges } from "../helpers/watch-fixture";
 
 // vitest compiles the page's JSX to React.createElement (Next's build uses the automatic runtime)
 (globalThis as { React?: typeof React }).React = React;
 
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
-vi.mock("@/lib/auth/current-account", async () => {
-  const { getDb } = await import("@/lib/db/client");
-  return {
-    currentAccount: async () => {
-      const [row] = await (await getDb()).select().from(accounts).where(eq(accounts.id, signedIn.accountId));
-      return row ?? null;
-    },
-  };
-});
+vi.mock("@/lib/auth/current-account", () => import("../helpers/signed-in-session"));
 
 const SERVER = "io.github.acme/weather";
 let db: Db;
@@ -42,7 +32,7 @@ async function render(): Promise<string> {
 describe("the watches page's empty delivery log", () => {
   it("does not claim the server has not changed when its changes were of kinds the watch does not ask for", async () => {
     const a = await keyedAccount(db, { credits: 100 });
-    signedIn.accountId = a.accountId;
+    session.accountId = a.accountId;
     await insertWatch(db, { accountId: a.accountId, serverName: SERVER, webhookUrl: "https://hooks.example.com/x", events: ["security"] });
     await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
     const html = await render();
@@ -54,7 +44,7 @@ describe("the watches page's empty delivery log", () => {
   it("does not claim nothing was ever sent once the finished deliveries were pruned", async () => {
     process.env.OUTBOUND_ALLOW_HOSTS = "";
     const a = await keyedAccount(db, { credits: 100 });
-    signedIn.accountId = a.accountId;
+    session.accountId = a.accountId;
     // a literal private address: the attempt is refused without connecting
     await insertWatch(db, { accountId: a.accountId, serverName: SERVER, webhookUrl: "https://10.0.0.1/x" });
     await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);

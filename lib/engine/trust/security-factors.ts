@@ -2,25 +2,22 @@ import type { PackageFacts } from "../facts";
 import { isCheckedEcosystem, met, notApplicable, unknown, unmet, when, plural, type FactorSpec } from "./trust-factor";
 
 /**
- * Packages as evidence text, each once and under its own ecosystem: "jspkg: a, b" or "jspkg: a; pypkg: b". The
+ * Packages as evidence text, each once and under its own ecosystem: "jspkg: a, b" or "jspkg: a; pypkg: b"
+ * (`bare`: without the ecosystem word when every package is of one, as the vuln source speaks for them all). The
  * registry lists one package once per transport (stdio and streamable-http), and a server may list a jspkg and a
  * pypkg package side by side: named under the first one's ecosystem, or once per entry, the text was wrong.
  */
-function named(pkgs: PackageFacts[], show: (p: PackageFacts) => string): { text: string; count: number } {
+function named(pkgs: PackageFacts[], show: (p: PackageFacts) => string, bare = false): { text: string; count: number } {
   const byEcosystem = new Map<string, Set<string>>();
   for (const p of pkgs) {
     const shown = byEcosystem.get(p.ecosystem) ?? new Set<string>();
     shown.add(show(p));
     byEcosystem.set(p.ecosystem, shown);
   }
-  const count = [...byEcosystem.values()].reduce((n, s) => n + s.size, 0);
-  return { text: [...byEcosystem].map(([eco, shown]) => `${eco}: ${[...shown].join(", ")}`).join("; "), count };
-}
-
-/** `named` without the ecosystem word when every package is of one ecosystem (the vuln source speaks for them all). */
-function namedBare(pkgs: PackageFacts[], show: (p: PackageFacts) => string): string {
-  const { text } = named(pkgs, show);
-  return new Set(pkgs.map((p) => p.ecosystem)).size === 1 ? text.slice(text.indexOf(": ") + 2) : text;
+  const groups = [...byEcosystem];
+  const count = groups.reduce((n, [, shown]) => n + shown.size, 0);
+  if (bare && groups.length === 1) return { text: [...groups[0][1]].join(", "), count };
+  return { text: groups.map(([eco, shown]) => `${eco}: ${[...shown].join(", ")}`).join("; "), count };
 }
 
 const withVersion = (p: PackageFacts) => `${p.identifier}@${p.version ?? "latest"}`;
@@ -46,15 +43,15 @@ export const noKnownAdvisories: FactorSpec = {
       // one advisory is one, however many listed entries (or packages) it affects
       const ids = [...new Set(affected.flatMap((p) => p.advisories!.map((a) => a.id)))].sort();
       const verb = ids.length === 1 ? "affects" : "affect";
-      return unmet(`vuln: ${plural(ids.length, "advisory", "advisories")} ${verb} ${namedBare(affected, withVersion)}: ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`);
+      return unmet(`vuln: ${plural(ids.length, "advisory", "advisories")} ${verb} ${named(affected, withVersion, true).text}: ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`);
     }
     const notLooked = pkgs.filter((p) => p.advisories === null);
     if (notLooked.length) {
       const p = notLooked[0];
-      return unknown(`the vulnerability look-up of ${namedBare(notLooked, (x) => x.identifier)} (${when(p.advisories_observed_at, p.advisories_attempted_at)})`);
+      return unknown(`the vulnerability look-up of ${named(notLooked, (x) => x.identifier, true).text} (${when(p.advisories_observed_at, p.advisories_attempted_at)})`);
     }
     const oldest = pkgs.map((p) => p.advisories_observed_at).filter((t): t is string => !!t).sort()[0] ?? null;
-    return met(10, `vuln: no advisory affects ${namedBare(pkgs, withVersion)} (${when(oldest)})`);
+    return met(10, `vuln: no advisory affects ${named(pkgs, withVersion, true).text} (${when(oldest)})`);
   },
 };
 
