@@ -7,6 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { livenessTimeoutMs } from "@/lib/config";
 import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
+import { FETCH_BLOCKED_PORTS } from "@/lib/net/blocked-ports";
 import { withCappedBody } from "@/lib/net/read-capped";
 import { resolverTrouble } from "@/lib/net/resolver-trouble";
 
@@ -131,6 +132,8 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
   }
   // fetch refuses to send such a URL: the endpoint is never asked, which says nothing about it
   if (target.username || target.password) return { outcome: "unreachable", error: "not probed: the URL carries a user name or password, which fetch does not send" };
+  // nor connect to one of the Fetch standard's bad ports (mail, IRC, X11, …): it fails before any socket
+  if (FETCH_BLOCKED_PORTS.has(target.port)) return { outcome: "unreachable", error: `not probed: port ${target.port} is one HTTP clients never connect to (the Fetch standard's bad ports)` };
   const transport: Transport =
     type === "sse" ? new SSEClientTransport(target, { fetch: fetchImpl }) : new StreamableHTTPClientTransport(target, { fetch: fetchImpl });
   const client = new Client({ name: "mcp-preflight-liveness", version: "1" }, { capabilities: {}, jsonSchemaValidator: NO_VALIDATION });

@@ -7,6 +7,7 @@ import { changes, remoteObservations } from "@/lib/db/schema";
 import { resetDb } from "../helpers/db";
 import { listing, loadFixtureCatalog } from "../helpers/catalog-fixture";
 import { startMcpTestServer } from "../helpers/mcp-test-server";
+import { startHttpServer } from "../helpers/http-server";
 
 // What one probe of a streamable-HTTP remote concludes (docs/harvester.md): a timeout is no answer
 // ("unreachable": only the attempt is recorded), whatever the server answered before it stalled.
@@ -167,6 +168,19 @@ describe("probeRemote", () => {
     }
   });
 
+  it("does not call a URL on a port fetch refuses (the Fetch standard's bad ports) down: it is never asked, so there is no verdict", async () => {
+    // fetch fails such a URL before any socket ("bad port"); a listed remote on :6000 was recorded down, with a
+    // remote_down change, though nothing had been asked
+    for (const type of ["streamable-http", "sse"]) {
+      expect(await probeRemote("http://127.0.0.1:6000/mcp", type, { timeoutMs: 3000 })).toEqual({ outcome: "unreachable", error: expect.stringMatching(/^not probed: port 6000 is one HTTP clients never connect to/) });
+    }
+    const db = await resetDb();
+    await loadFixtureCatalog(db, [listing({ name: "io.github.test/x11", remotes: [{ type: "streamable-http", url: "http://127.0.0.1:6000/mcp" }] })]);
+    await observeRemotes(db, ["http://127.0.0.1:6000/mcp"]);
+    expect((await db.select({ live: remoteObservations.live }).from(remoteObservations))).toEqual([{ live: null }]);
+    expect((await db.select().from(changes)).filter((c) => c.kind === "remote_down")).toEqual([]);
+  });
+
   it("still calls a server that answers its POSTs with an HTTP error down", async () => {
     mcp.state.status = 503;
     try {
@@ -217,7 +231,8 @@ describe("probeRemote", () => {
     // Postgres text cannot hold U+0000: the remote's own name failed the write of its whole batch (every
     // harvest run, since the unwritten URL stays first in line), and no remote_down or remote_up was recorded
     mcp.state.name = "evil\u0000name";
-    const DOWN_URL = "http://127.0.0.1:9/mcp";
+    const gone = await startHttpServer((_req, res) => res.writeHead(404).end());
+    const DOWN_URL = `${gone.url}/mcp`;
     try {
       const db = await resetDb();
       await loadFixtureCatalog(db, [
@@ -235,6 +250,7 @@ describe("probeRemote", () => {
       expect((await db.select().from(changes)).filter((c) => c.kind === "remote_down").map((c) => c.serverName)).toEqual(["io.github.test/down"]);
     } finally {
       mcp.state.name = "test-weather";
+      await gone.close();
     }
   });
 

@@ -9,19 +9,25 @@ import { resetDb, whileEvaluationsRefused } from "../helpers/db";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
 import { keyedAccount, listing, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 import { startMcpTestServer } from "../helpers/mcp-test-server";
+import { startHttpServer } from "../helpers/http-server";
 import { claimItems, leaseKey, releaseItems } from "@/lib/harvest/leases";
 
 let db: Db;
 let live: Awaited<ReturnType<typeof startMcpTestServer>>;
-const DOWN_URL = "http://127.0.0.1:9/mcp";
+// an endpoint that answers every request with 404: down, as a listed remote that is gone
+let down: Awaited<ReturnType<typeof startHttpServer>>;
+let DOWN_URL: string;
 
 beforeAll(async () => {
   live = await startMcpTestServer();
+  down = await startHttpServer((_req, res) => res.writeHead(404).end());
+  DOWN_URL = `${down.url}/mcp`;
   process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
 });
 afterAll(async () => {
   delete process.env.OUTBOUND_ALLOW_HOSTS;
   await live?.close();
+  await down?.close();
 });
 beforeEach(async () => {
   db = await resetDb();
