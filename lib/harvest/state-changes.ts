@@ -12,24 +12,49 @@ function knownAdvisories(e: ServerEvidence): Adv[] {
   );
 }
 
-const pkgKey = (p: { ecosystem: string; identifier: string; version: string | null }) => `${p.ecosystem}\u0000${p.identifier}\u0000${p.version ?? ""}`;
+/** A package of a server, whatever version of it the server lists: what a security record compares. */
+const pkgKey = (p: { ecosystem: string; identifier: string }) => `${p.ecosystem}\u0000${p.identifier}`;
+
+/** The advisory ids of each package the server lists whose look-up answered (a package not looked up is absent). */
+function lookedUp(e: ServerEvidence): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const p of e.input.packages) {
+    if (p.advisories === null) continue;
+    const ids = out.get(pkgKey(p)) ?? new Set<string>();
+    for (const a of p.advisories) ids.add(a.id);
+    out.set(pkgKey(p), ids);
+  }
+  return out;
+}
+
+/** Packages looked up after the write that were not before (a new version of them, or a package new to the server). */
+function newlyLookedUp(before: ServerEvidence, after: ServerEvidence): string[] {
+  const prior = lookedUp(before);
+  return [...lookedUp(after).keys()].filter((k) => !prior.has(k));
+}
+
+const sameIds = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((id) => b.has(id));
 
 /**
- * A security change: a look-up answered with a different set of advisories
- * for a package version than the one we held, or found advisories where none
- * had been looked up. A look-up that failed (unknown) is not a change.
+ * A security change: a look-up answered with a different set of advisories for a package than the one held
+ * for it. A package whose look-up was pending before the write (a new version names it at a version not looked
+ * up yet) is compared with the advisories last recorded for it (`recorded`: the server's last security record;
+ * none recorded, none known), as health leaving `unknown` is: a version bump that keeps the advisory the old
+ * version had changes nothing, and one that fixes it is the advisory going away. A failed look-up is not a change.
  */
-function securityChanged(before: ServerEvidence, after: ServerEvidence): boolean {
-  const prior = new Map(before.input.packages.map((p) => [pkgKey(p), p.advisories]));
-  for (const p of after.input.packages) {
-    if (p.advisories === null) continue;
-    const was = prior.get(pkgKey(p));
-    const ids = p.advisories.map((a) => a.id).sort().join(",");
-    if (was === undefined || was === null) {
-      if (p.advisories.length) return true;
-    } else if (was.map((a) => a.id).sort().join(",") !== ids) return true;
+function securityChange(before: ServerEvidence, after: ServerEvidence, recorded: Adv[]): { before: Adv[] } | null {
+  const prior = lookedUp(before);
+  const fromRecord = (k: string) => new Set(recorded.filter((a) => pkgKey(a) === k).map((a) => a.id));
+  let changed = false;
+  const borrowed: string[] = [];
+  for (const [k, ids] of lookedUp(after)) {
+    const was = prior.get(k);
+    if (was === undefined) borrowed.push(k);
+    if (!sameIds(was ?? fromRecord(k), ids)) changed = true;
   }
-  return false;
+  if (!changed) return null;
+  // the before side shows what was known of each package: the record's advisories of those pending before
+  return { before: [...knownAdvisories(before), ...recorded.filter((a) => borrowed.includes(pkgKey(a)))] };
 }
 
 /**
@@ -43,6 +68,7 @@ export function stateChanges(
   observedAt: Date,
   lastRecordedHealth: Map<number, { health: string; problems: string[] }> = new Map(),
   lastRecordedVerified: Map<number, boolean> = new Map(),
+  lastRecordedAdvisories: Map<number, Adv[]> = new Map(),
 ): ChangeInput[] {
   const out: ChangeInput[] = [];
   for (const [id, a] of after) {
@@ -67,16 +93,16 @@ export function stateChanges(
     if (!a.state.verifiedPending && priorVerified !== a.state.verified) {
       out.push({ ...base, kind: "verified_change", before: { verified: priorVerified }, after: { verified: a.state.verified } });
     }
-    if (securityChanged(b, a)) {
-      out.push({ ...base, kind: "security", before: { advisories: knownAdvisories(b) }, after: { advisories: knownAdvisories(a) } });
-    }
+    const security = securityChange(b, a, lastRecordedAdvisories.get(id) ?? []);
+    if (security) out.push({ ...base, kind: "security", before: { advisories: security.before }, after: { advisories: knownAdvisories(a) } });
   }
   return out;
 }
 
 /**
- * stateChanges with each server's last recorded health and verified (for servers whose health was `unknown`,
- * or whose verified was pending, before the write): one query over the changes table.
+ * stateChanges with each server's last recorded health, verified and advisories (for servers whose health was
+ * `unknown`, whose verified was pending, or a package of which was not looked up, before the write): one query
+ * over the changes table.
  */
 export async function detectStateChanges(
   q: Queryable,
@@ -87,20 +113,25 @@ export async function detectStateChanges(
   const ids = [...after.keys()].filter((id) => {
     const b = before.get(id);
     const a = after.get(id)!;
-    return b !== undefined && ((b.state.health === "unknown" && a.state.health !== "unknown") || (b.state.verifiedPending && !a.state.verifiedPending));
+    return (
+      b !== undefined &&
+      ((b.state.health === "unknown" && a.state.health !== "unknown") || (b.state.verifiedPending && !a.state.verifiedPending) || newlyLookedUp(b, a).length > 0)
+    );
   });
   const health = new Map<number, { health: string; problems: string[] }>();
   const verified = new Map<number, boolean>();
+  const advisories = new Map<number, Adv[]>();
   for (let i = 0; i < ids.length; i += 1000) {
     const rows = await q
       .selectDistinctOn([changes.serverId, changes.kind], { serverId: changes.serverId, kind: changes.kind, after: changes.after })
       .from(changes)
-      .where(and(inArray(changes.kind, ["health_change", "verified_change"]), inArray(changes.serverId, ids.slice(i, i + 1000))))
+      .where(and(inArray(changes.kind, ["health_change", "verified_change", "security"]), inArray(changes.serverId, ids.slice(i, i + 1000))))
       .orderBy(changes.serverId, changes.kind, desc(changes.id));
     for (const r of rows) {
       if (r.kind === "health_change") health.set(r.serverId, r.after as { health: string; problems: string[] });
-      else verified.set(r.serverId, (r.after as { verified: boolean }).verified);
+      else if (r.kind === "verified_change") verified.set(r.serverId, (r.after as { verified: boolean }).verified);
+      else advisories.set(r.serverId, (r.after as { advisories: Adv[] }).advisories);
     }
   }
-  return stateChanges(before, after, observedAt, health, verified);
+  return stateChanges(before, after, observedAt, health, verified, advisories);
 }
