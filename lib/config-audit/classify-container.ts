@@ -2,14 +2,33 @@ import { identity, otherIdentity, type LaunchContext } from "./identity";
 import { formatImageRef, parseImageRef } from "./oci-image";
 import type { EntryIdentity } from "./types";
 
-// `docker run` options that take a value (layouts reference §5.5); other flags are booleans.
+// `docker run` options that take a value, the whole table of `docker run --help` (Docker 27) plus podman's and
+// nerdctl's own; other flags are booleans. One missing read its value as the image: `--pids-limit 100 mcp/x` audited
+// `docker.io/library/100`, an UNKNOWN that hid the verdict of the image actually run (a BLOCK exited 0).
 const WITH_VALUE = new Set([
-  "-e", "--env", "--env-file", "-v", "--volume", "--mount", "-p", "--publish", "--name", "--network", "--net", "-w",
-  "--workdir", "-u", "--user", "--entrypoint", "--platform", "-l", "--label", "--add-host", "-h", "--hostname", "--cpus",
-  "-m", "--memory", "--pull", "--security-opt", "--cap-add", "--cap-drop", "--device", "--gpus", "--restart", "--tmpfs",
-  "--ulimit", "--log-driver", "--log-opt", "--ipc", "--pid", "--label-file", "--dns", "--expose", "--group-add",
-  "--shm-size", "--stop-signal", "--stop-timeout", "--cidfile", "--runtime", "--userns", "--uts", "--volumes-from",
-  "--link", "--memory-swap", "--health-cmd", "--cgroupns", "--attach", "-a", "--annotation", "--isolation",
+  // docker run
+  "--add-host", "--annotation", "-a", "--attach", "--blkio-weight", "--blkio-weight-device", "--cap-add", "--cap-drop",
+  "--cgroup-parent", "--cgroupns", "--cidfile", "--cpu-count", "--cpu-percent", "--cpu-period", "--cpu-quota",
+  "--cpu-rt-period", "--cpu-rt-runtime", "-c", "--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems", "--detach-keys",
+  "--device", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops",
+  "--dns", "--dns-opt", "--dns-option", "--dns-search", "--domainname", "--entrypoint", "-e", "--env", "--env-file",
+  "--expose", "--gpus", "--group-add", "--health-cmd", "--health-interval", "--health-retries", "--health-start-interval",
+  "--health-start-period", "--health-timeout", "-h", "--hostname", "--io-maxbandwidth", "--io-maxiops", "--ip", "--ip6",
+  "--ipc", "--isolation", "--kernel-memory", "-l", "--label", "--label-file", "--link", "--link-local-ip", "--log-driver",
+  "--log-opt", "--mac-address", "-m", "--memory", "--memory-reservation", "--memory-swap", "--memory-swappiness", "--mount",
+  "--name", "--net", "--net-alias", "--network", "--network-alias", "--oom-score-adj", "--pid", "--pids-limit",
+  "--platform", "-p", "--publish", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal",
+  "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs", "--ulimit", "-u", "--user", "--userns", "--uts", "-v",
+  "--volume", "--volume-driver", "--volumes-from", "-w", "--workdir",
+  // podman run (and nerdctl) beyond docker's
+  "--arch", "--authfile", "--cert-dir", "--cgroup-conf", "--cgroups", "--chrootdirs", "--conmon-pidfile", "--creds",
+  "--decryption-key", "--env-merge", "--gidmap", "--group-entry", "--health-log-destination", "--health-max-log-count",
+  "--health-max-log-size", "--health-on-failure", "--health-startup-cmd", "--health-startup-interval",
+  "--health-startup-retries", "--health-startup-success", "--health-startup-timeout", "--hooks-dir", "--hostuser",
+  "--image-volume", "--init-path", "--log-level", "--os", "--passwd-entry", "--personality", "--pidfile", "--pod",
+  "--pod-id-file", "--preserve-fds", "--rdt-class", "--requires", "--retry", "--retry-delay", "--sdnotify",
+  "--seccomp-policy", "--secret", "--shm-size-systemd", "--subgidname", "--subuidname", "--timeout", "--tz", "--uidmap",
+  "--umask", "--unsetenv", "--variant", "--cosign-key", "--snapshotter", "--namespace", "--cni-path",
 ]);
 
 /**

@@ -145,9 +145,14 @@ export function redactUrl(url: URL): string {
   return u.href;
 }
 
-/** Best-effort redaction of a string that may not parse as a URL. */
+/**
+ * Best-effort redaction of a string that may not parse as a URL. A URL holding a launch variable is redacted as
+ * text: parsing would lower-case `${TENANT}` in the host and percent-encode `${env:ID}` in the path, so the reader
+ * could not tell which variable the entry needs.
+ */
 export function redactUrlText(text: string): string {
   try {
+    if (VARIABLE.test(text)) throw new Error("shown as written");
     return redactUrl(new URL(text));
   } catch {
     return text

@@ -318,6 +318,31 @@ describe("classifyEntry: Python, containers, local and other", () => {
     expect(run("docker", "exec", "-i", "box", "server")).toMatchObject({ kind: "other" });
   });
 
+  it("skips the value of every docker and podman run option that takes one, so the image is the image", () => {
+    // a hardened launch (`--pids-limit 100`, `-c 512`, `--sysctl …`) read the option's value as the image: a
+    // listed image that BLOCKs became an UNKNOWN `docker.io/library/100`, and a CI run without strict exited 0
+    for (const opts of [
+      ["--pids-limit", "100"],
+      ["-c", "512"],
+      ["--cpu-shares", "512"],
+      ["--cpuset-cpus", "0-1"],
+      ["--memory-reservation", "512m"],
+      ["--sysctl", "net.ipv4.ip_forward=1"],
+      ["--network-alias", "fetch"],
+      ["--health-interval", "30s"],
+      ["--oom-score-adj", "500"],
+      ["--dns-search", "corp"],
+      ["--ip", "172.18.0.5"],
+      ["--detach-keys", "ctrl-x"],
+      ["--pod", "mcp"],
+      ["--secret", "gh_token"],
+      ["--arch", "arm64"],
+      ["--tz", "UTC"],
+    ]) {
+      expect(brief(run("docker", "run", "-i", "--rm", ...opts, "mcp/fetch:1.2.0")), opts.join(" ")).toEqual(["oci", "docker.io/mcp/fetch:1.2.0", "1.2.0"]);
+    }
+  });
+
   it("does not tie a docker run whose --entrypoint replaces what the image starts to the image's server", () => {
     // the image's listing vouches for its own server, not for a shell (or any other program) in the image
     for (const argv of [
@@ -364,6 +389,20 @@ describe("classifyEntry: remote entries", () => {
     expect(remote("${input:CARTO_MCP_URL}")).toMatchObject({ kind: "remote", unresolvable: { code: "placeholder" } });
     expect(remote("https://<region>.api.carto.com/mcp/<account>")).toMatchObject({ unresolvable: { code: "placeholder" } });
     expect(remote("https://mcp.sentry.dev/mcp/your-org/your-project")).toMatchObject({ unresolvable: { code: "placeholder" } });
+  });
+
+  it("shows a URL with a launch variable as written, so the reader knows which variable to look at", () => {
+    // parsed as a URL, `${TENANT}` in the host became `${tenant}` and `${env:PROJECT_ID}` in the path `$%7Benv:PROJECT_ID%7D`
+    const cases: [string, string][] = [
+      ["https://${TENANT}.mcp.acme.dev/mcp", "https://${TENANT}.mcp.acme.dev/mcp"],
+      ["https://api.acme.dev/${env:PROJECT_ID}/mcp?token=s3cret", "https://api.acme.dev/${env:PROJECT_ID}/mcp?token=REDACTED"],
+      ["https://me:pw@${HOST}/mcp", "https://REDACTED@${HOST}/mcp"],
+    ];
+    for (const [url, shown] of cases) {
+      const id = remote(url);
+      expect(id, url).toMatchObject({ kind: "remote", identifier: shown, unresolvable: { code: "placeholder" } });
+      expect(id.unresolvable!.summary).toBe(`the URL ${shown} contains a variable that is filled in at launch, so the endpoint is not known from the file`);
+    }
   });
 
   it("never shows back secrets in query parameters named by the vendor, nor credentials in git and tarball sources", () => {
