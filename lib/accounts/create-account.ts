@@ -35,22 +35,27 @@ export async function createAccount(
   if (!(tier in MONTHLY_CREDIT_GRANT)) throw new Error(`unknown account tier ${tier}`);
   const email = normalizeEmail(input.email);
   const id = newId("acc");
-  const inserted = await db
-    .insert(accounts)
-    .values({ id, email, tier, name: input.name ?? null, emailVerifiedAt: input.emailVerifiedAt ?? null })
-    .onConflictDoNothing({ target: accounts.email })
-    .returning();
-  const account = inserted[0] ?? (await db.select().from(accounts).where(eq(accounts.email, email)))[0];
-  const grant = MONTHLY_CREDIT_GRANT[account.tier as AccountTier] ?? 0;
-  await db
-    .insert(creditWallets)
-    .values({
-      accountId: account.id,
-      periodStart: utcMonthStart(now),
-      grantAmount: grant,
-      grantRemaining: grant,
-      purchasedRemaining: input.purchased ?? 0,
-    })
-    .onConflictDoNothing();
-  return account;
+  // One transaction: an account written without its wallet (the wallet's insert failed, the process was killed
+  // between the two) would stay walletless for good, since sign-in creates an account only when none is found
+  // for the address, and every keyed call of it would be refused 402.
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(accounts)
+      .values({ id, email, tier, name: input.name ?? null, emailVerifiedAt: input.emailVerifiedAt ?? null })
+      .onConflictDoNothing({ target: accounts.email })
+      .returning();
+    const account = inserted[0] ?? (await tx.select().from(accounts).where(eq(accounts.email, email)))[0];
+    const grant = MONTHLY_CREDIT_GRANT[account.tier as AccountTier] ?? 0;
+    await tx
+      .insert(creditWallets)
+      .values({
+        accountId: account.id,
+        periodStart: utcMonthStart(now),
+        grantAmount: grant,
+        grantRemaining: grant,
+        purchasedRemaining: input.purchased ?? 0,
+      })
+      .onConflictDoNothing();
+    return account;
+  });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
+import type { Db, Queryable } from "@/lib/db/client";
 import { leases } from "@/lib/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { acquireLease, releaseLease } from "@/lib/leases/leases";
@@ -34,7 +34,7 @@ export function staleRemoteUrls(facts: Facts, now: Date): string[] {
     .map((r) => r.url);
 }
 
-async function secondsLeft(db: Db, key: string, now: Date): Promise<number> {
+async function secondsLeft(db: Queryable, key: string, now: Date): Promise<number> {
   const [row] = await db.select({ expiresAt: leases.expiresAt }).from(leases).where(eq(leases.key, key));
   return row ? Math.max(1, Math.ceil((row.expiresAt.getTime() - now.getTime()) / 1000)) : 1;
 }
@@ -53,27 +53,31 @@ export async function beginRefresh(db: Db, facts: Facts, who: { accountId: strin
   const holder = randomUUID();
   const inProgress = `refresh:${server}`;
   const cooldown = `refresh-cooldown:${server}`;
-  if (!(await acquireLease(db, inProgress, holder, REFRESH_LEASE_MS, now))) {
-    throw new ApiError("refresh_in_progress", `a liveness refresh of ${server} is already in progress; retry in a few seconds`);
-  }
+  // The claim, the cooldown and the day's count in one transaction: a refusal (409, 429) or a failure part-way (a
+  // lost connection) leaves none of them, where writes made one by one left the server "in progress" for a minute
+  // and cooling down for ten without any probe, and nothing could refresh it meanwhile. Committed before the probe,
+  // so a concurrent refresh of the server sees the claim (its insert waits for this commit) and gets its 409.
+  await db.transaction(async (tx) => {
+    if (!(await acquireLease(tx, inProgress, holder, REFRESH_LEASE_MS, now))) {
+      throw new ApiError("refresh_in_progress", `a liveness refresh of ${server} is already in progress; retry in a few seconds`);
+    }
+    if (!(await acquireLease(tx, cooldown, who.accountId, REFRESH_SERVER_COOLDOWN_SECONDS * 1000, now))) {
+      const retryAfter = await secondsLeft(tx, cooldown, now);
+      throw new ApiError("rate_limited", `${server} was refreshed less than ${REFRESH_SERVER_COOLDOWN_SECONDS / 60} minutes ago`, {
+        retryAfter,
+        resetAt: new Date(now.getTime() + retryAfter * 1000),
+      });
+    }
+    const day = startOfUtcDay(now);
+    if ((await incrementCounterBelow(tx, `refresh:${who.accountId}`, day, REFRESH_IF_STALE_PER_DAY)) === null) {
+      const resetAt = new Date(day.getTime() + 86_400_000);
+      throw new ApiError("rate_limited", `this account used its ${REFRESH_IF_STALE_PER_DAY} liveness refreshes for today (UTC)`, {
+        retryAfter: Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000)),
+        resetAt,
+      });
+    }
+  });
   const release = () => releaseLease(db, inProgress, holder);
-  if (!(await acquireLease(db, cooldown, who.accountId, REFRESH_SERVER_COOLDOWN_SECONDS * 1000, now))) {
-    await release();
-    const retryAfter = await secondsLeft(db, cooldown, now);
-    throw new ApiError("rate_limited", `${server} was refreshed less than ${REFRESH_SERVER_COOLDOWN_SECONDS / 60} minutes ago`, {
-      retryAfter,
-      resetAt: new Date(now.getTime() + retryAfter * 1000),
-    });
-  }
-  const day = startOfUtcDay(now);
-  if ((await incrementCounterBelow(db, `refresh:${who.accountId}`, day, REFRESH_IF_STALE_PER_DAY)) === null) {
-    await Promise.all([release(), releaseLease(db, cooldown, who.accountId)]);
-    const resetAt = new Date(day.getTime() + 86_400_000);
-    throw new ApiError("rate_limited", `this account used its ${REFRESH_IF_STALE_PER_DAY} liveness refreshes for today (UTC)`, {
-      retryAfter: Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000)),
-      resetAt,
-    });
-  }
   return {
     async run() {
       try {

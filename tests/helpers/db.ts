@@ -73,13 +73,23 @@ export async function untilWaitingForLock(db: Db, settled: () => boolean = () =>
  * would: the 503 audit_unavailable path. The service logs each refusal; the log is quieted meanwhile.
  */
 export async function whileEvaluationsRefused(db: Db, run: () => Promise<void>): Promise<void> {
-  await db.execute(sql`create or replace function refuse_evaluations() returns trigger language plpgsql as $$ begin raise exception 'evaluations are read-only'; end $$`);
-  await db.execute(sql`create trigger refuse_evaluations before insert on evaluations for each row execute function refuse_evaluations()`);
+  await whileInsertsRefused(db, "evaluations", run);
+}
+
+/**
+ * Runs `run` while the database refuses inserts into `table` (those whose row passes `when`, a trigger WHEN
+ * condition on NEW): a write that fails part-way through a multi-statement operation, as a dropped connection,
+ * a full disk or a killed process would leave it. Logged errors are quieted meanwhile.
+ */
+export async function whileInsertsRefused(db: Db, table: string, run: () => Promise<void>, when = "true"): Promise<void> {
+  const name = `refuse_${table}`;
+  await db.execute(sql.raw(`create or replace function ${name}() returns trigger language plpgsql as $$ begin raise exception '${table} refuses this write'; end $$`));
+  await db.execute(sql.raw(`create trigger ${name} before insert on ${table} for each row when (${when}) execute function ${name}()`));
   const spy = vi.spyOn(console, "error").mockImplementation(() => {});
   try {
     await run();
   } finally {
     spy.mockRestore();
-    await db.execute(sql`drop trigger refuse_evaluations on evaluations`);
+    await db.execute(sql.raw(`drop trigger ${name} on ${table}`));
   }
 }
