@@ -11,8 +11,8 @@ const SECRET_PARAM = /^(code|sig|pass)$|token|key|secret|passw|pwd|auth|signatur
 /** Variables a client expands at launch: `${VAR}`, `${env:VAR}`, `${input:id}`, `${{ secrets.X }}`, `$VAR`, `%VAR%`. */
 export const VARIABLE = /\$\{[^}]*\}|\$\{\{[^}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
 
-/** Template text left for the user to fill in. */
-const PLACEHOLDER = /<[^<>\s]+>|\{[a-z_-]+\}|\byour[-_]|\bYOUR_|\bxxx+\b|\[REDACTED[^\]]*\]/i;
+/** Template text left for the user to fill in (`<account>`, and `<your project>` with a space inside). */
+const PLACEHOLDER = /<[^<>]*[^<>\s][^<>]*>|\{[a-z_-]+\}|\byour[-_]|\bYOUR_|\bxxx+\b|\[REDACTED[^\]]*\]/i;
 
 /** Hosts reserved for documentation and examples (RFC 2606 / 6761). */
 const EXAMPLE_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid)$/i;

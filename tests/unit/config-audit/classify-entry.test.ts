@@ -389,6 +389,10 @@ describe("classifyEntry: remote entries", () => {
     expect(remote("${input:CARTO_MCP_URL}")).toMatchObject({ kind: "remote", unresolvable: { code: "placeholder" } });
     expect(remote("https://<region>.api.carto.com/mcp/<account>")).toMatchObject({ unresolvable: { code: "placeholder" } });
     expect(remote("https://mcp.sentry.dev/mcp/your-org/your-project")).toMatchObject({ unresolvable: { code: "placeholder" } });
+    // written with a space inside the brackets: fetch would percent-encode it and a path-prefix match could tie it
+    // to a listed endpoint under the same host
+    expect(remote("https://mcp.acme.dev/<your project>/mcp")).toMatchObject({ unresolvable: { code: "placeholder" } });
+    expect(remote("https://mcp.acme.dev/%3Cyour%20project%3E/mcp")).toMatchObject({ unresolvable: { code: "placeholder" } });
   });
 
   it("shows a URL with a launch variable as written, so the reader knows which variable to look at", () => {
