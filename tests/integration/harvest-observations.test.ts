@@ -43,7 +43,7 @@ describe("harvesting a generated catalog from the fake upstreams", () => {
 
   beforeAll(async () => {
     ({ fake, world } = await startWorld(400, 7));
-    process.env.LIVENESS_TIMEOUT_MS = "3000";
+    process.env.LIVENESS_TIMEOUT_MS = "15000"; // the fake endpoints answer at once; generous for a loaded machine
     db = await resetDb();
     const [gone, dmca, tos, renamed, archived] = own();
     const gh = (s: (typeof world.servers)[number]) => fake.github.repos.get(`${s.repo!.owner}/${s.repo!.name}`.toLowerCase())!;
