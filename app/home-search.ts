@@ -6,7 +6,7 @@ import { SEARCH_QUERY_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { searchQuerySchema } from "@/lib/schemas/health-card";
 import { searchServers } from "@/lib/services/search-servers";
-import { SEARCH_BOX_LIMIT, queryLength, searchErrorText, toSearchBoxResult, type SearchBoxAnswer } from "./search-answer";
+import { SEARCH_BOX_LIMIT, queryRefusal, searchErrorText, toSearchBoxResult, type SearchBoxAnswer } from "./search-answer";
 
 /**
  * The search of the home page's `/?q=` (the search box's form, sent without JavaScript): GET /v1/search's
@@ -17,9 +17,8 @@ export async function homeSearch(param: string | string[] | undefined): Promise<
   if (param === undefined) return undefined;
   const raw = Array.isArray(param) ? (param[0] ?? "") : param;
   const q = raw.trim();
-  const length = queryLength(q);
-  if (length < SEARCH_QUERY_MIN) return { q: raw, error: `Type at least ${SEARCH_QUERY_MIN} characters to search.` };
-  if (length > SEARCH_QUERY_MAX) return { q: raw, error: `A search is at most ${SEARCH_QUERY_MAX} characters; this one has ${length}.` };
+  const refusal = queryRefusal(q, SEARCH_QUERY_MIN, SEARCH_QUERY_MAX);
+  if (refusal) return { q: raw, error: refusal };
   if (!readByAPerson(await headers())) return { q: raw };
   const answer = await callForPage(null, async ({ charge }) =>
     searchServers(await getDb(), parseWith(searchQuerySchema, { q, limit: String(SEARCH_BOX_LIMIT) }, "query"), { charge }),

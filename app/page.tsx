@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { bootIngestEnabled } from "@/lib/config";
+import { SEARCH_QUERY_MAX, bootIngestEnabled } from "@/lib/config";
 import { getCatalogStatus } from "@/lib/services/get-catalog-status";
 import { IMPORT_HINT } from "@/lib/boot/boot";
 import { getStats } from "@/lib/services/get-stats";
@@ -28,7 +28,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         What it is not: a PASS is not a security finding, not an install or execution authorization and not a sandbox.
         Stop on BLOCK, ask a human on REVIEW, and still review permissions and code on PASS.
       </p>
-      <SearchBox initial={search} />
+      <SearchBox initial={search} maxChars={SEARCH_QUERY_MAX} />
       <section aria-labelledby="stats">
         <h2 id="stats">The catalog in numbers</h2>
         <ul className="stats" data-testid="stats">

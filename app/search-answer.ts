@@ -6,6 +6,17 @@ import { waitText } from "./_components/wait-text";
 /** A query's length as GET /v1/search's schema counts it: code points, so an emoji is one character, not two. */
 export const queryLength = (q: string) => Array.from(q).length;
 
+/**
+ * Why the box and the page do not ask a query GET /v1/search would refuse (400), or null to ask it. Both say
+ * it in the same words; the box once sent an over-long query and showed the API's "q: Too big: …".
+ */
+export function queryRefusal(q: string, min: number, max: number): string | null {
+  const length = queryLength(q);
+  if (length < min) return `Type at least ${min} characters to search.`;
+  if (length > max) return `A search is at most ${max} characters; this one has ${length}.`;
+  return null;
+}
+
 /** Results the box and the page ask for. */
 export const SEARCH_BOX_LIMIT = 10;
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { serverPagePath } from "@/lib/cards/links";
-import { SEARCH_BOX_LIMIT, queryLength, searchErrorText, type SearchBoxAnswer, type SearchBoxResult as Result } from "./search-answer";
+import { SEARCH_BOX_LIMIT, queryLength, queryRefusal, searchErrorText, type SearchBoxAnswer, type SearchBoxResult as Result } from "./search-answer";
 
 // GET /v1/search spends one of an anonymous IP's 10 daily lookups per distinct query, so the box waits for a
 // pause in typing, needs 2 characters, never asks the same query twice, and cancels answers overtaken by typing.
@@ -31,8 +31,11 @@ function keepQueryInUrl(q: string) {
   window.history.replaceState(null, "", url);
 }
 
-/** `initial`: the page's own answer to `/?q=`, shown as the box would have shown it (and not asked again). */
-export function SearchBox({ initial }: { initial?: SearchBoxAnswer }) {
+/**
+ * `initial`: the page's own answer to `/?q=`, shown as the box would have shown it (and not asked again).
+ * `maxChars`: the API's longest query (SEARCH_QUERY_MAX, from the page: lib/config is not for the browser).
+ */
+export function SearchBox({ initial, maxChars }: { initial?: SearchBoxAnswer; maxChars: number }) {
   const id = useId();
   const [q, setQ] = useState(initial?.q ?? "");
   const [state, setState] = useState<State>(() => answered(initial));
@@ -51,6 +54,13 @@ export function SearchBox({ initial }: { initial?: SearchBoxAnswer }) {
       return;
     }
     keepQueryInUrl(key);
+    // refused before asking, in the page's words: GET /v1/search would answer 400 and spend nothing either
+    const refusal = queryRefusal(key, MIN_CHARS, maxChars);
+    if (refusal) {
+      inflight.current?.abort();
+      setState({ kind: "error", q: key, message: refusal });
+      return;
+    }
     // a request for an earlier query still out is overtaken whether this one is asked or answered from memory:
     // its late answer would otherwise replace these results under the query the box shows
     inflight.current?.abort();

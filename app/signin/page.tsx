@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import { devMailboxEnabled } from "@/lib/config";
 import { csrfCookieName, csrfTokenOf } from "@/lib/auth/csrf-token";
+import { authBaseUrl } from "@/lib/auth/auth-options";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
@@ -15,11 +16,23 @@ const ERRORS: Record<string, string> = {
 // a parameter given twice arrives as an array (`?callbackUrl=/a&callbackUrl=/b`): the first counts, as on /changes
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
+/**
+ * Where the form sends the reader once signed in: a path on this site, else /account. next-auth sends a refused
+ * address back here with the callbackUrl made absolute (`http://host/watches?server=…`): a URL of this site's own
+ * origin is that path, or the next try signed the reader in to /account instead of the page they were going to.
+ */
+function returnPath(callbackUrl: string | undefined): string {
+  if (callbackUrl?.startsWith("/")) return callbackUrl;
+  if (!callbackUrl || !URL.canParse(callbackUrl)) return "/account";
+  const url = new URL(callbackUrl);
+  return url.origin === new URL(authBaseUrl()).origin ? `${url.pathname}${url.search}${url.hash}` : "/account";
+}
+
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
   const callbackUrl = one(sp.callbackUrl);
   const error = one(sp.error);
-  const target = callbackUrl?.startsWith("/") ? callbackUrl : "/account";
+  const target = returnPath(callbackUrl);
   // the cookie middleware.ts makes sure of, so the form also works as a plain HTML post (no JavaScript)
   const csrfToken = csrfTokenOf((await cookies()).get(csrfCookieName(await headers()))?.value);
   return (

@@ -38,4 +38,14 @@ describe("the sign-in page's query parameters", () => {
     expect(html).toContain("That sign-in link has expired or was already used");
     expect(html).toContain('name="callbackUrl" value="/account"');
   });
+
+  // next-auth sends a refused address back with callbackUrl made absolute: /account instead lost the reader's way
+  it("takes a callbackUrl of this site's own origin as its path, and any other origin as /account", async () => {
+    expect(await render({ callbackUrl: "http://localhost:3000/watches?server=io.github.acme%2Fweather", error: "EmailSignin" })).toContain(
+      'name="callbackUrl" value="/watches?server=io.github.acme%2Fweather"',
+    );
+    for (const other of ["http://localhost:3001/watches", "https://localhost:3000/watches", "http://evil.example/watches", "javascript:alert(1)", "http://x:99999"]) {
+      expect(await render({ callbackUrl: other }), other).toContain('name="callbackUrl" value="/account"');
+    }
+  });
 });
