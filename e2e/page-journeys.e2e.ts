@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { launchChromium } from "./helpers/browser";
+import { signInThroughMailbox } from "./helpers/mailbox-sign-in";
 import { startServer, type RunningServer } from "./helpers/server";
 import { seedCatalog } from "./helpers/seed-catalog";
 import { PAGE_SERVERS } from "@/tests/helpers/page-fixture";
@@ -44,13 +45,7 @@ describe("journeys through refusals", () => {
       expect(await page.locator('input[name="callbackUrl"]').inputValue()).toBe(watchPath);
 
       const email = `journey-${js}-${Date.now()}@example.test`;
-      await page.getByLabel("E-mail address").fill(email);
-      await page.getByRole("button", { name: "Send me a sign-in link" }).click();
-      await page.waitForURL(/\/signin\/check-email/);
-      await page.goto(`${server.url}/dev/mailbox`);
-      const mail = page.getByTestId("mail").filter({ hasText: email });
-      await expect.poll(() => mail.count()).toBe(1);
-      await mail.getByTestId("mail-link").click();
+      await signInThroughMailbox(page, server.url, email);
       await page.waitForURL((u) => u.pathname === "/watches");
       expect(await page.getByLabel("Server name (exact)").inputValue()).toBe(PAGE_SERVERS.pass);
     });

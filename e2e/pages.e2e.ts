@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium, screenshotDir } from "./helpers/browser";
+import { signInThroughMailbox } from "./helpers/mailbox-sign-in";
 import { startServer, type RunningServer } from "./helpers/server";
 import { seedCatalog } from "./helpers/seed-catalog";
 import { PAGE_SERVERS } from "@/tests/helpers/page-fixture";
@@ -306,13 +307,7 @@ describe("web pages in a browser", () => {
     expect(new URL(page.url()).pathname).toBe("/signin");
     await axe("signin");
     await shoot("signin");
-    await page.getByLabel("E-mail address").fill(email);
-    await page.getByRole("button", { name: "Send me a sign-in link" }).click();
-    await page.waitForURL(/\/signin\/check-email/);
-    await page.goto(`${server.url}/dev/mailbox`);
-    const mail = page.getByTestId("mail").filter({ hasText: email });
-    await expect.poll(() => mail.count()).toBe(1);
-    await mail.getByTestId("mail-link").click();
+    await signInThroughMailbox(page, server.url, email);
     await page.waitForURL(/\/watches\?server=/);
 
     await page.goto(`${server.url}/account`);
