@@ -28,12 +28,16 @@ export function describeZodError(err: z.ZodError, root = "body"): string {
 }
 
 /**
- * Validates one input (a JSON body, a query string, an MCP tool's arguments). Text holding a NUL character is
- * refused first, whatever the schema: no name, query or label has one, and Postgres text cannot store it.
+ * Validates one input (a JSON body, a query string, an MCP tool's arguments). Text holding a NUL character or
+ * an unpaired surrogate is refused first, whatever the schema: no name, query or label has one, Postgres text
+ * cannot store a NUL, and the drivers turn a lone surrogate (`"\\ud800"` is valid JSON) into U+FFFD on the way,
+ * so a label would be stored as other text than was sent, with a 200.
  */
 export function parseWith<T>(schema: ZodType<T>, value: unknown, root = "body"): T {
-  const nul = pathOfNul(value);
+  const nul = pathOf(value, (s) => s.includes("\u0000"));
   if (nul !== null) throw new ApiError("invalid_request", `${nul || root}: must not contain NUL (\\u0000) characters`);
+  const lone = pathOf(value, (s) => LONE_SURROGATE.test(s));
+  if (lone !== null) throw new ApiError("invalid_request", `${lone || root}: must be well-formed Unicode text (holds an unpaired surrogate such as \\ud800)`);
   const r = schema.safeParse(value);
   if (!r.success) throw new ApiError("invalid_request", describeZodError(r.error, root));
   return r.data;
@@ -57,14 +61,17 @@ export function closedInput<T>(schema: ZodType<T>): ZodType<T> {
   return schema instanceof z.ZodObject ? (schema.strict() as unknown as ZodType<T>) : schema;
 }
 
-/** The path ("" for the value itself) of the first string or key holding U+0000, or null. */
-function pathOfNul(value: unknown, path = "", depth = 0): string | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+/** A surrogate that is not half of a pair (matched by UTF-16 code unit: no `u` flag). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path ("" for the value itself) of the first string or key that `bad` holds true for, or null. */
+function pathOf(value: unknown, bad: (s: string) => boolean, path = "", depth = 0): string | null {
+  if (typeof value === "string") return bad(value) ? path : null;
   if (typeof value !== "object" || value === null || depth > 64) return null;
   for (const [k, v] of Object.entries(value)) {
     const at = path ? `${path}.${k}` : k;
-    if (k.includes("\u0000")) return at;
-    const found = pathOfNul(v, at, depth + 1);
+    if (bad(k)) return at;
+    const found = pathOf(v, bad, at, depth + 1);
     if (found !== null) return found;
   }
   return null;

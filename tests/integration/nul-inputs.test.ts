@@ -12,6 +12,7 @@ import { getServerPage, serverExists } from "@/lib/services/get-server-page";
 import { resetDb } from "../helpers/db";
 import { keyedAccount, loadFixtureCatalog, request, walletRemaining } from "../helpers/catalog-fixture";
 import { mcpClients } from "../helpers/mcp-client";
+import { watches } from "@/lib/db/schema";
 
 // Postgres text cannot hold U+0000: every input carrying one is refused as a 400 before any query (it used
 // to reach the database and come back as a 500), and a name carrying one is simply not in the catalog.
@@ -65,5 +66,40 @@ describe("inputs holding a NUL character", () => {
       expect(r.isError, name).toBe(true);
       expect(r.structuredContent?.error, name).toBe("invalid_request");
     }
+  });
+});
+
+// `"\ud800"` is valid JSON, but no text: the drivers write an unpaired surrogate as U+FFFD, so a watch label
+// sent with one was answered 200 and stored as other text than was sent. It is refused like a NUL.
+describe("inputs holding an unpaired surrogate", () => {
+  it("are a 400 invalid_request naming the field on REST bodies; nothing is stored and nothing spent", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const cases: [string, Promise<Response>][] = [
+      ["watch label", watchPost(request("/v1/watch", { body: { server_name: NAME, webhook_url: "https://127.0.0.1:8443/hooks/catalog", label: "a\ud800b" }, key: a.key }))],
+      ["watch label (low half alone)", watchPost(request("/v1/watch", { body: { server_name: NAME, webhook_url: "https://127.0.0.1:8443/hooks/catalog", label: "\udc00" }, key: a.key }))],
+      ["preflight", preflightPost(request("/v1/preflight", { body: { server_name: `${NAME}\ud800` }, key: a.key }))],
+    ];
+    for (const [what, pending] of cases) {
+      const res = await pending;
+      const body = await res.json();
+      expect(res.status, what).toBe(400);
+      expect(body, what).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringMatching(/^(label|server_name): must be well-formed Unicode/) });
+    }
+    expect(await db.$count(watches)).toBe(0);
+    expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
+
+  it("leave a surrogate pair (an emoji) alone: a label holding one is stored as sent", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const res = await watchPost(request("/v1/watch", { body: { server_name: NAME, webhook_url: "https://127.0.0.1:8443/hooks/catalog", label: "on call \u{1F6A8}" }, key: a.key }));
+    expect(res.status).toBe(200);
+    expect((await res.json()).watch.label).toBe("on call \u{1F6A8}");
+  });
+
+  it("are a tool error with invalid_request on the MCP endpoint", async () => {
+    const c = await mcp.connect();
+    const r = (await c.callTool({ name: "catalog_search", arguments: { q: "wea\ud800ther" } })) as { isError?: boolean; structuredContent?: { error?: string } };
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent?.error).toBe("invalid_request");
   });
 });
