@@ -83,7 +83,7 @@ describe("starting the server with a setting it cannot use", () => {
   it("a numeric setting that is no number", async () => {
     expectOneClearLine(
       await startServerToExit({ DELIVER_INTERVAL_MS: "5s" }),
-      /^mcp-preflight cannot start: DELIVER_INTERVAL_MS must be a whole number, 0 or more \(got "5s"\)$/m,
+      /^mcp-preflight cannot start: DELIVER_INTERVAL_MS must be a whole number from 0 to 2147483647 \(got "5s"\)$/m,
     );
   });
 

@@ -1,4 +1,4 @@
-import { wholeNumberProblem } from "../scripts/server-settings.mjs";
+import { MAX_TIMER_MS, wholeNumberProblem } from "../scripts/server-settings.mjs";
 // Every tunable of the service lives here, read from the environment once per call
 // so tests can change process.env between cases without module reloads.
 
@@ -10,15 +10,16 @@ export const UPSTREAM_MAX_RETRIES = 4;
  * The numeric and on/off settings read from the environment, with the values each takes. A value outside them is
  * refused by name when a process starts (boot, the command-line jobs) instead of being read as the default or as
  * NaN: DELIVER_INTERVAL_MS=5s turned every watch notification off, BURST_LIMIT_PER_KEY=100/min was 60 and
- * UPSTREAM_TIMEOUT_MS=15s failed every upstream call, all without a word. Empty is unset.
+ * UPSTREAM_TIMEOUT_MS=15s failed every upstream call, all without a word. Empty is unset. Times in ms stop at
+ * MAX_TIMER_MS: HARVEST_INTERVAL_MS=3000000000 was a harvest every millisecond.
  */
 const WHOLE_NUMBER_SETTINGS: Record<string, { min: number; max?: number }> = {
   PORT: { min: 1, max: 65_535 },
-  REQUEST_TIMEOUT_MS: { min: 0 },
+  REQUEST_TIMEOUT_MS: { min: 0, max: MAX_TIMER_MS },
   DATABASE_POOL_MAX: { min: 1 },
-  HARVEST_INTERVAL_MS: { min: 0 },
-  DELIVER_INTERVAL_MS: { min: 0 },
-  MAINTENANCE_INTERVAL_MS: { min: 0 },
+  HARVEST_INTERVAL_MS: { min: 0, max: MAX_TIMER_MS },
+  DELIVER_INTERVAL_MS: { min: 0, max: MAX_TIMER_MS },
+  MAINTENANCE_INTERVAL_MS: { min: 0, max: MAX_TIMER_MS },
   FACTS_CACHE_SECONDS: { min: 0 },
   SEARCH_CACHE_SECONDS: { min: 0 },
   BURST_LIMIT_PER_KEY: { min: 1 },
@@ -32,10 +33,10 @@ const WHOLE_NUMBER_SETTINGS: Record<string, { min: number; max?: number }> = {
   HARVEST_CONCURRENCY_PYPKG: { min: 1 },
   HARVEST_CONCURRENCY_VULN: { min: 1 },
   HARVEST_CONCURRENCY_LIVENESS: { min: 1 },
-  UPSTREAM_TIMEOUT_MS: { min: 1 },
-  LIVENESS_TIMEOUT_MS: { min: 1 },
-  WEBHOOK_TIMEOUT_MS: { min: 1 },
-  DELIVERY_LEASE_MS: { min: 1 },
+  UPSTREAM_TIMEOUT_MS: { min: 1, max: MAX_TIMER_MS },
+  LIVENESS_TIMEOUT_MS: { min: 1, max: MAX_TIMER_MS },
+  WEBHOOK_TIMEOUT_MS: { min: 1, max: MAX_TIMER_MS },
+  DELIVERY_LEASE_MS: { min: 1, max: MAX_TIMER_MS },
   DELIVERY_CONCURRENCY: { min: 1 },
 };
 const SWITCH_SETTINGS: Record<string, readonly string[]> = {

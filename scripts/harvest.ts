@@ -82,11 +82,35 @@ async function viaServer(): Promise<boolean> {
   return true;
 }
 
+/**
+ * Ctrl-C or a service manager's SIGTERM stops the run as a client gone from the server's route does: no further
+ * call, the run recorded partial with its sources stopped "aborted". Node's default ended the process mid-run and
+ * left its row "running". A second signal ends the process at once; the exit status is the shell's for the signal.
+ */
+function stopOnSignals(): { signal: AbortSignal; release: () => void } {
+  const stop = new AbortController();
+  const codes = { SIGINT: 130, SIGTERM: 143 } as const;
+  const onSignal = (sig: keyof typeof codes) => {
+    if (stop.signal.aborted) process.exit(codes[sig]);
+    process.exitCode = codes[sig];
+    printer.done();
+    console.error(`harvest: ${sig}, stopping: the run ends partial (again to quit at once)`);
+    stop.abort();
+  };
+  for (const sig of Object.keys(codes) as (keyof typeof codes)[]) process.on(sig, onSignal);
+  return { signal: stop.signal, release: () => Object.keys(codes).forEach((sig) => process.off(sig, onSignal)) };
+}
+
 async function here() {
-  await withOwnDatabase(async (db) => {
-    const registry = values.registry === "none" ? false : (values.registry as "incremental" | "full");
-    report(await runHarvest(db, { trigger: "cli", sources, registry, deadlineMs, onProgress: (p) => printer.update(p) }));
-  });
+  const { signal, release } = stopOnSignals();
+  try {
+    await withOwnDatabase(async (db) => {
+      const registry = values.registry === "none" ? false : (values.registry as "incremental" | "full");
+      report(await runHarvest(db, { trigger: "cli", sources, registry, deadlineMs, signal, onProgress: (p) => printer.update(p) }));
+    });
+  } finally {
+    release();
+  }
 }
 
 await runJob("harvest", viaServer, here, () => printer.done());

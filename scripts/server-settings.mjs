@@ -3,6 +3,12 @@
 // kept the process running, listening nowhere (lib/config.ts environmentProblems checks the service's others).
 
 /**
+ * The longest time Node keeps a timer (setTimeout, setInterval, AbortSignal.timeout): past it each fires after 1 ms,
+ * so a larger interval or timeout is a tight loop or an instant timeout, with only a warning on stderr.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
  * Why `raw`, the value of setting `name`, is not a whole number from `min` to `max` (no max: any above `min`); null
  * when it is one, or unset (empty is unset). lib/config.ts environmentProblems words every other setting with it.
  */
@@ -25,7 +31,7 @@ export function serverSettings(env = process.env) {
   return {
     port: wholeNumber(env, "PORT", 3000, 1, 65535),
     hostname: env.HOSTNAME || "0.0.0.0",
-    requestTimeout: wholeNumber(env, "REQUEST_TIMEOUT_MS", 300_000, 0),
+    requestTimeout: wholeNumber(env, "REQUEST_TIMEOUT_MS", 300_000, 0, MAX_TIMER_MS),
   };
 }
 

@@ -44,15 +44,20 @@ export interface HarvestContext {
   tripped: Partial<Record<SourceName, string>>;
   changes: Record<string, number>;
   budget: Record<Exclude<SourceName, "registry">, number>;
-  /** Epoch ms after which no new chunk starts. */
+  /** Epoch ms after which no new chunk starts, no call is sent or retried and no wait lasts. */
   deadline: number | null;
   signal?: AbortSignal;
   onProgress?: (p: HarvestProgress) => void;
 }
 
-/** HTTP options for one source: the run's options plus call accounting. */
+/** HTTP options for one source: the run's options, its stop and deadline, plus call accounting. */
 export function httpFor(ctx: HarvestContext, source: SourceName): FetchJsonOptions {
-  return { ...ctx.http, signal: ctx.signal, onCall: () => void ctx.calls[source]++ };
+  return { ...ctx.http, signal: ctx.signal, deadline: ctx.deadline, onCall: () => void ctx.calls[source]++ };
+}
+
+/** The run was told to stop or its deadline passed: no further call starts. */
+export function stopping(ctx: HarvestContext): boolean {
+  return Boolean(ctx.signal?.aborted) || (ctx.deadline !== null && Date.now() >= ctx.deadline);
 }
 
 export const MAX_RUN_ERRORS = 50;

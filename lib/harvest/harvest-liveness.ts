@@ -4,7 +4,7 @@ import type { Tx } from "@/lib/db/client";
 import { remoteObservations, serverRemotes, servers } from "@/lib/db/schema";
 import { probeListedRemote, type ProbeResult } from "@/lib/sources/liveness";
 import { query, ts } from "./db-helpers";
-import { httpFor, SKIPPED, type HarvestContext, type SourceSpec } from "./harvest-context";
+import { httpFor, SKIPPED, stopping, type HarvestContext, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
 import type { ChangeInput } from "./record-changes";
 import { pool } from "./run-source";
@@ -73,9 +73,8 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
     // A run told to stop starts no further probe and cuts those in flight short; past the run's deadline it
     // starts none either (a chunk of endpoints that never answer takes 8 s a wave, twice for a URL listed with
     // both transports: minutes, beyond the cron's time limit). The items not probed go back untouched.
-    const stopping = () => ctx.signal?.aborted || (ctx.deadline !== null && Date.now() >= ctx.deadline);
     return pool(items, HARVEST_CONCURRENCY.liveness, async (it) =>
-      stopping() ? SKIPPED : probeListedRemote(it.url, it.types, { onCall: http.onCall, signal: ctx.signal }),
+      stopping(ctx) ? SKIPPED : probeListedRemote(it.url, it.types, { onCall: http.onCall, signal: ctx.signal }),
     );
   },
 

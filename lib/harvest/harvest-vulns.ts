@@ -4,9 +4,9 @@ import type { Tx } from "@/lib/db/client";
 import { osvAdvisories, serverPackages, servers, vulnObservations } from "@/lib/db/schema";
 import { pinnedVersionSql } from "@/lib/facts/listed-version-exists";
 import { osvGetVuln, osvQueryBatch, type OsvRecord } from "@/lib/sources/osv";
-import { RateLimitedError } from "@/lib/sources/http";
+import { RateLimitedError, StoppedError } from "@/lib/sources/http";
 import { jsonParam, query, ts } from "./db-helpers";
-import { httpFor, noteError, type HarvestContext, type SourceSpec } from "./harvest-context";
+import { httpFor, noteError, stopping, type HarvestContext, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
 import { pool } from "./run-source";
 import { detectStateChanges } from "./state-changes";
@@ -120,12 +120,15 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
     });
     const records = new Map<string, OsvRecord>();
     await pool(stale, HARVEST_CONCURRENCY.vuln, async (id) => {
-      if (ctx.rateLimits.vuln) return;
+      // past the run's deadline or stop no detail is read: the look-ups stand on the querybatch's ids, as when rate limited
+      if (ctx.rateLimits.vuln || stopping(ctx)) return;
       try {
         const rec = await osvGetVuln(id, http);
         // a withdrawal dated past our reading has not happened yet: the advisory still counts
         if (rec) records.set(id, { ...rec, modified: believableTime(rec.modified, readAt), withdrawn: believableTime(rec.withdrawn, readAt) });
       } catch (err) {
+        // not read for the run's stop or deadline: no upstream error
+        if (err instanceof StoppedError) return;
         if (err instanceof RateLimitedError) ctx.rateLimits.vuln ??= err;
         // the batch already told us the id affects the version; its details wait for a later run
         noteError(ctx, "vuln", id, (err as Error).message);

@@ -78,16 +78,26 @@ export async function runHarvest(db: Db, opts: HarvestOptions): Promise<HarvestR
   const [run] = await db.insert(harvestRuns).values({ trigger: opts.trigger, holder, status: "running", startedAt }).returning({ id: harvestRuns.id });
   const sources = opts.sources ?? [...HARVEST_SOURCES];
   let failure: Error | null = null;
+  // the step running when the run fails, which its record (and coverage) names: the run's own set-up counts as the
+  // registry step, the first
+  let step: SourceName = "registry";
   try {
     await purgeExpiredLeases(db, clock());
     if (sources.includes("registry") && opts.registry !== false) await registryStep(ctx, opts.registry ?? "incremental");
     await refreshPlannerStatistics(db);
-    for (const s of sources) if (s !== "registry") await runSource(ctx, SPECS[s] as never);
+    for (const s of sources) {
+      if (s === "registry") continue;
+      step = s;
+      await runSource(ctx, SPECS[s] as never);
+    }
   } catch (err) {
     failure = err as Error;
   }
   const status: HarvestResult["status"] = failure ? "failed" : Object.keys(ctx.stopped).length || ctx.errors.length ? "partial" : "succeeded";
-  if (failure) noteError(ctx, "registry", "run", errorMessage(failure));
+  if (failure) {
+    noteError(ctx, step, "run", errorMessage(failure));
+    ctx.stopped[step] = `failed: ${errorMessage(failure).slice(0, 500)}`;
+  }
   await db
     .update(harvestRuns)
     // why a source stopped quotes upstream errors: stored as jsonb, they must be storable (storable-text.ts)
@@ -104,7 +114,9 @@ async function registryStep(ctx: HarvestContext, mode: "incremental" | "full"): 
       {
         baseUrl: registryUrl(),
         mode,
-        http: httpFor(ctx, "registry"),
+        // without the run's deadline: the crawl is all-or-nothing and comes first, and cut at the deadline it would
+        // be lost whole (its own retries and waits are bounded: UPSTREAM_MAX_RETRIES, maxRetryAfterMs)
+        http: { ...httpFor(ctx, "registry"), deadline: null },
         onProgress: ({ entries }) => ctx.onProgress?.({ source: "registry", due: 0, attempted: entries, observed: 0, failed: 0, calls: ctx.calls.registry }),
       },
       ctx.clock(),

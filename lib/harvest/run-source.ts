@@ -1,8 +1,8 @@
 import { HARVEST_LEASE_MS } from "@/lib/config";
-import { RateLimitedError } from "@/lib/sources/http";
+import { RateLimitedError, StoppedError } from "@/lib/sources/http";
 import { noteCatalogWrite } from "@/lib/cache/db-memo";
 import { cooldownUntil, setCooldown } from "./cooldowns";
-import { FAILURE_STREAK_LIMIT, httpFor, noteError, SKIPPED, type DueItem, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
+import { FAILURE_STREAK_LIMIT, httpFor, noteError, SKIPPED, stopping, type DueItem, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { claimItems, leaseKey, releaseItems } from "./leases";
 import { lockChanges, recordChanges } from "./record-changes";
 
@@ -71,8 +71,9 @@ export async function runSource<I extends DueItem, R>(ctx: HarvestContext, spec:
       // A batch call (GraphQL, OSV querybatch) that failed after its retries failed every item it carried: the
       // same breaker as one call per item, or a down upstream would cost one retried call per chunk and use up
       // the run's deadline before the sources after it start.
-      else noteFailedCalls(ctx, source, mine.length, msg);
-      answers = mine.map(() => spec.failure(msg));
+      else if (!(err instanceof StoppedError)) noteFailedCalls(ctx, source, mine.length, msg);
+      // one the run's stop or deadline kept from being sent or retried got no answer: its items go back untouched
+      answers = mine.map(() => (err instanceof StoppedError ? SKIPPED : spec.failure(msg)));
     }
     // a call the run's own stop cut short (its client gone, the server stopping) is no answer from upstream: the
     // item is given back untouched, not recorded as an upstream failure
@@ -124,9 +125,10 @@ export async function runSource<I extends DueItem, R>(ctx: HarvestContext, spec:
 
 /**
  * Runs `fn` over items with at most `n` in flight, results in item order. When
- * one call is rate limited, or FAILURE_STREAK_LIMIT calls in a row fail, the
- * rest are not sent (SKIPPED: nothing is written for them) and the loop stops
- * the source after writing what was answered, instead of hammering it.
+ * one call is rate limited, FAILURE_STREAK_LIMIT calls in a row fail, or the
+ * run is told to stop or reaches its deadline, the rest are not sent (SKIPPED:
+ * nothing is written for them) and the loop stops the source after writing
+ * what was answered, instead of hammering it.
  */
 export async function poolRespectingLimits<T, R extends { kind: string }>(
   ctx: HarvestContext,
@@ -137,11 +139,13 @@ export async function poolRespectingLimits<T, R extends { kind: string }>(
   failure: (error: string) => R,
 ): Promise<(R | Skipped)[]> {
   return pool(items, n, async (item): Promise<R | Skipped> => {
-    if (ctx.rateLimits[source] || ctx.tripped[source] || ctx.signal?.aborted) return SKIPPED;
+    if (ctx.rateLimits[source] || ctx.tripped[source] || stopping(ctx)) return SKIPPED;
     let r: R;
     try {
       r = await fn(item);
     } catch (err) {
+      // not sent, or not retried, for the run's stop or deadline: given back untouched
+      if (err instanceof StoppedError) return SKIPPED;
       if (err instanceof RateLimitedError) ctx.rateLimits[source] ??= err;
       r = failure((err as Error).message);
     }

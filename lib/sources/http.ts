@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { UPSTREAM_MAX_RETRIES, upstreamTimeoutMs, upstreamUserAgent } from "@/lib/config";
 import { fetchPublic, OutboundBlockedError } from "@/lib/net/fetch-public";
 import { readCapped } from "@/lib/net/read-capped";
@@ -21,6 +22,19 @@ export class RateLimitedError extends UpstreamError {
   }
 }
 
+/**
+ * The caller stopped (told to, or its deadline passed) before an answer: the request, its retry or the wait before
+ * it was not made. No word from the upstream: the caller gives the item back untouched, not as a failure.
+ */
+export class StoppedError extends UpstreamError {
+  constructor(
+    message: string,
+    readonly reason: "aborted" | "deadline",
+  ) {
+    super(message, null);
+  }
+}
+
 export interface FetchJsonOptions {
   timeoutMs?: number;
   retries?: number;
@@ -30,6 +44,8 @@ export interface FetchJsonOptions {
   /** Longest Retry-After we are willing to sleep through inside one run. */
   maxRetryAfterMs?: number;
   signal?: AbortSignal;
+  /** Epoch ms (a harvest run's deadline) past which no request is sent, none retried and no wait lasts. */
+  deadline?: number | null;
   /** Called once per HTTP request sent (retries included), for call accounting. */
   onCall?: () => void;
   /** Largest answer read (UPSTREAM_MAX_BODY_BYTES unless a test asks for less). */
@@ -56,7 +72,24 @@ export interface UpstreamResponse {
   body?: unknown;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Why no further request may be sent now (StoppedError), or null. */
+function stopped(url: string, opts: FetchJsonOptions, what: string): StoppedError | null {
+  if (opts.signal?.aborted) return new StoppedError(`${url}: ${what}, the caller stopped`, "aborted");
+  if (opts.deadline != null && Date.now() >= opts.deadline) return new StoppedError(`${url}: ${what}, the run's deadline passed`, "deadline");
+  return null;
+}
+
+/**
+ * Waits `ms` before a retry, but no longer than the caller: a stop ends the wait at once, and the deadline ends it
+ * there (a 30 s Retry-After per item in flight kept a run that long past both). Throws StoppedError when either
+ * came first.
+ */
+async function pause(url: string, opts: FetchJsonOptions, ms: number): Promise<void> {
+  const until = Math.min(Date.now() + ms, opts.deadline ?? Infinity);
+  await delay(Math.max(0, until - Date.now()), undefined, { signal: opts.signal }).catch(() => {});
+  const stop = stopped(url, opts, "not retried");
+  if (stop) throw stop;
+}
 
 function retryAfterMs(headers: Headers, now: number): number | null {
   const h = headers.get("retry-after");
@@ -125,9 +158,10 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
   const maxWait = opts.maxRetryAfterMs ?? 30_000;
   let lastError: UpstreamError | null = null;
   for (let attempt = 0; attempt <= retries; attempt++) {
-    if (attempt > 0 && !(lastError instanceof RateLimitedError)) await sleep(backoff * 2 ** (attempt - 1));
-    // the caller stopped (a harvest whose client went away): no retry can be answered, and none is sent
-    if (opts.signal?.aborted) throw new UpstreamError(`${url}: not asked, the caller stopped`, null);
+    if (attempt > 0 && !(lastError instanceof RateLimitedError)) await pause(url, opts, backoff * 2 ** (attempt - 1));
+    // the caller stopped (a harvest whose client went away) or its deadline passed: nothing is sent
+    const stop = stopped(url, opts, attempt > 0 ? "not retried" : "not asked");
+    if (stop) throw stop;
     let res: Response;
     let text: string;
     opts.onCall?.();
@@ -157,7 +191,7 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
     } catch (err) {
       if (err instanceof UpstreamError) throw err;
       if (err instanceof OutboundBlockedError) throw new UpstreamError(`${url}: ${err.message}`, null);
-      if (opts.signal?.aborted) throw new UpstreamError(`${url}: no answer, the caller stopped`, null);
+      if (opts.signal?.aborted) throw new StoppedError(`${url}: no answer, the caller stopped`, "aborted");
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const why = e.name === "TimeoutError" || e.name === "AbortError" ? "timed out" : (e.cause?.code ?? e.cause?.message ?? e.message);
       lastError = new UpstreamError(`${url}: ${why}`, null);
@@ -169,12 +203,12 @@ export async function upstreamRequest(url: string, opts: UpstreamRequestOptions 
       lastError = new RateLimitedError(`${url}: HTTP ${res.status} (rate limited until ${retryAt.toISOString()})`, res.status, retryAt);
       if (wait === null || wait > maxWait || attempt === retries) {
         if (wait === null && attempt < retries) {
-          await sleep(backoff * 2 ** attempt);
+          await pause(url, opts, backoff * 2 ** attempt);
           continue;
         }
         throw lastError;
       }
-      await sleep(wait);
+      await pause(url, opts, wait);
       continue;
     }
     if (res.status >= 500) {

@@ -134,7 +134,11 @@ describe("a harvest run when an upstream fails, and what coverage then says", ()
     }
     const [run] = await db.select().from(harvestRuns).orderBy(desc(harvestRuns.id)).limit(1);
     expect(run.status).toBe("failed");
-    expect(run.errors).toEqual([{ source: "registry", item: "run", error: expect.stringMatching(/^could not extend file: No space left on device \(in: (insert into|update) "package_observations"/) }]);
+    // filed under the source that failed, which coverage names, not under the registry step that went well
+    const refused = /^could not extend file: No space left on device \(in: (insert into|update) "package_observations"/;
+    expect(run.errors).toEqual([{ source: "jspkg", item: "run", error: expect.stringMatching(refused) }]);
+    expect(run.stopped).toEqual({ jspkg: expect.stringMatching(new RegExp(`^failed: ${refused.source.slice(1)}`)) });
+    expect((await computeCoverage(db, clock())).harvest.recent_runs[0]).toMatchObject({ id: run.id, status: "failed", stopped: { jspkg: expect.stringMatching(/^failed: could not extend file/) } });
     // not held for the lease's ten minutes: the next run takes them all
     expect(await db.select().from(leases).where(like(leases.key, "harvest:jspkg:%"))).toEqual([]);
     const again = await harvest({ sources: ["jspkg"] });

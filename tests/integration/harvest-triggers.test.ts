@@ -40,6 +40,18 @@ describe("harvest triggers", () => {
     expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request" });
   });
 
+  // each was taken without a word: "abc" and "-5" as the default 240 s, "1.5" as a 1.5 ms deadline, "1e3" as 1 s
+  it.each(["abc", "-5", "1.5", "1e3", ""])("refuses a deadline_ms that is no whole number of milliseconds (%j) with 400, and runs nothing", async (deadline) => {
+    const res = await get(`/api/cron/harvest?sources=repo&deadline_ms=${deadline}`, "harvest-cron-secret");
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: "invalid_request",
+      message: `deadline_ms must be a whole number of milliseconds, 0 for none (got ${JSON.stringify(deadline)})`,
+    });
+    expect((await db.select({ n: count() }).from(harvestRuns))[0].n).toBe(0);
+  });
+
   it("runs one harvest and answers its counts; ?stream=1 streams progress lines, then the result", async () => {
     const res = await get("/api/cron/harvest?sources=registry,repo", "harvest-cron-secret");
     expect(res.status).toBe(200);

@@ -138,7 +138,7 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     // DELIVER_INTERVAL_MS=5s was NaN, which turned the server's delivery timer off without a word
     const deliver = await runWith({ DELIVER_INTERVAL_MS: "5s" }, "deliver");
     expect(deliver.status).toBe(1);
-    expect(deliver.stderr.trim()).toBe('deliver failed: DELIVER_INTERVAL_MS must be a whole number, 0 or more (got "5s")');
+    expect(deliver.stderr.trim()).toBe('deliver failed: DELIVER_INTERVAL_MS must be a whole number from 0 to 2147483647 (got "5s")');
     const migrate = await runWith({ DATABASE_POOL_MAX: "ten" }, "migrate");
     expect(migrate.status).toBe(1);
     expect(migrate.stderr.trim()).toBe('db:migrate failed: DATABASE_POOL_MAX must be a whole number, 1 or more (got "ten")');

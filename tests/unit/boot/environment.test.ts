@@ -43,13 +43,39 @@ describe("environmentProblems", () => {
       }),
     ).toEqual([
       'PORT must be a whole number from 1 to 65535 (got "http")',
-      'DELIVER_INTERVAL_MS must be a whole number, 0 or more (got "5s")',
+      'DELIVER_INTERVAL_MS must be a whole number from 0 to 2147483647 (got "5s")',
       'BURST_LIMIT_PER_KEY must be a whole number, 1 or more (got "0")',
       'HARVEST_BUDGET_VULN must be a whole number, 0 or more (got "-1")',
-      'UPSTREAM_TIMEOUT_MS must be a whole number, 1 or more (got "1.5")',
+      'UPSTREAM_TIMEOUT_MS must be a whole number from 1 to 2147483647 (got "1.5")',
       'TRUST_PROXY must be one of 1, true, 0, false (got "yes")',
       'BOOT_INGEST must be one of 0, 1 (got "false")',
     ]);
+  });
+});
+
+// Node keeps a timer of at most 2147483647 ms: past it setTimeout, setInterval and AbortSignal.timeout fire after
+// 1 ms, so HARVEST_INTERVAL_MS=3000000000 ran a harvest every millisecond and UPSTREAM_TIMEOUT_MS=3000000000 timed
+// every upstream call out at once.
+describe("environmentProblems: times in milliseconds", () => {
+  const MS_SETTINGS = [
+    "REQUEST_TIMEOUT_MS",
+    "HARVEST_INTERVAL_MS",
+    "DELIVER_INTERVAL_MS",
+    "MAINTENANCE_INTERVAL_MS",
+    "UPSTREAM_TIMEOUT_MS",
+    "LIVENESS_TIMEOUT_MS",
+    "WEBHOOK_TIMEOUT_MS",
+    "DELIVERY_LEASE_MS",
+  ];
+
+  it.each(MS_SETTINGS)("refuses %s above 2147483647, the longest timer Node keeps, and takes 2147483647 itself", (name) => {
+    const min = ["REQUEST_TIMEOUT_MS", "HARVEST_INTERVAL_MS", "DELIVER_INTERVAL_MS", "MAINTENANCE_INTERVAL_MS"].includes(name) ? 0 : 1;
+    expect(environmentProblems({ [name]: "2147483648" })).toContain(`${name} must be a whole number from ${min} to 2147483647 (got "2147483648")`);
+    expect(environmentProblems({ [name]: "2147483647" }).filter((p) => p.startsWith(`${name} `))).toEqual([]);
+  });
+
+  it("stops npm start on a REQUEST_TIMEOUT_MS above it", () => {
+    expect(() => serverSettings({ REQUEST_TIMEOUT_MS: "3000000000" })).toThrow('REQUEST_TIMEOUT_MS must be a whole number from 0 to 2147483647 (got "3000000000")');
   });
 });
 
@@ -101,7 +127,7 @@ describe("environmentProblems: the webhook timeout and the delivery lease togeth
       "DELIVERY_LEASE_MS must be at least 32000 with WEBHOOK_TIMEOUT_MS 10000 (an e-mail send, 3 × the timeout, and 2 s) (got 5000)",
     ]);
     // a value refused on its own is named once, for itself
-    expect(environmentProblems({ WEBHOOK_TIMEOUT_MS: "10s" })).toEqual(['WEBHOOK_TIMEOUT_MS must be a whole number, 1 or more (got "10s")']);
+    expect(environmentProblems({ WEBHOOK_TIMEOUT_MS: "10s" })).toEqual(['WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 2147483647 (got "10s")']);
   });
 });
 
@@ -118,7 +144,7 @@ describe("serverSettings (scripts/server.mjs)", () => {
   it("refuses a port or a timeout Node cannot use, naming it, before anything listens", () => {
     expect(() => serverSettings({ PORT: "abc" })).toThrow('PORT must be a whole number from 1 to 65535 (got "abc")');
     expect(() => serverSettings({ PORT: "99999" })).toThrow('PORT must be a whole number from 1 to 65535 (got "99999")');
-    expect(() => serverSettings({ REQUEST_TIMEOUT_MS: "5m" })).toThrow('REQUEST_TIMEOUT_MS must be a whole number, 0 or more (got "5m")');
+    expect(() => serverSettings({ REQUEST_TIMEOUT_MS: "5m" })).toThrow('REQUEST_TIMEOUT_MS must be a whole number from 0 to 2147483647 (got "5m")');
   });
 
   it("says why the server cannot listen in one line", () => {

@@ -23,11 +23,16 @@ function options(url: URL): HarvestOptions {
   const registry = url.searchParams.get("registry");
   if (registry && !["incremental", "full", "none"].includes(registry)) throw invalidRequest("registry must be incremental, full or none");
   const deadline = url.searchParams.get("deadline_ms");
+  // as `npm run harvest --deadline-ms` takes it: Number() read "1e3" as 1 s and "1.5" as 1.5 ms, and "abc" or "-5" fell
+  // back to the default without a word
+  if (deadline !== null && !/^\d+$/.test(deadline)) {
+    throw invalidRequest(`deadline_ms must be a whole number of milliseconds, 0 for none (got ${JSON.stringify(deadline)})`);
+  }
   return {
     trigger: url.searchParams.get("trigger") === "cli" ? "cli" : "cron",
     sources: picked as SourceName[] | undefined,
     registry: registry === "none" ? false : ((registry as "incremental" | "full" | null) ?? "incremental"),
-    deadlineMs: deadline === "0" ? undefined : Number(deadline) > 0 ? Number(deadline) : CRON_DEADLINE_MS,
+    deadlineMs: deadline === null ? CRON_DEADLINE_MS : Number(deadline) || undefined,
   };
 }
 
