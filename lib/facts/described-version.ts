@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Queryable } from "@/lib/db/client";
 import { servers, serverVersions } from "@/lib/db/schema";
@@ -33,5 +33,36 @@ export function describedVersionFields(d: ReturnType<typeof describedVersion>) {
   return {
     versionId: sql<number | null>`coalesce(${serverVersions.id}, ${d.id})`.mapWith(Number),
     listedAt: sql<Date | null>`coalesce(${serverVersions.createdAt}, ${d.createdAt})`.mapWith(serverVersions.createdAt),
+  };
+}
+
+/**
+ * Each server's described version as rows (server_id, version_id), for reading many servers at once (the harvest's
+ * due items, the servers an observation concerns): the latest version where there is one, else the version
+ * `describedVersion` picks. Two branches rather than one `coalesce`, so the common one stays a plain scan of
+ * `servers` and the lateral pick runs only for the few servers without a latest. `listedOnly` leaves delisted
+ * servers out. The columns come as qualified references: drizzle names a subquery's aliased field unqualified,
+ * which a join makes ambiguous.
+ */
+export function describedVersionRows(q: Queryable, opts: { listedOnly: boolean }) {
+  const d = describedVersion(q);
+  const listed = opts.listedOnly ? isNull(servers.delistedAt) : undefined;
+  const serverId = sql<number>`${servers.id}`.as("server_id");
+  const rows = q
+    .select({ serverId, versionId: sql<number>`${servers.latestVersionId}`.as("version_id") })
+    .from(servers)
+    .where(and(isNotNull(servers.latestVersionId), listed))
+    .unionAll(
+      q
+        .select({ serverId, versionId: sql<number>`${d.id}`.as("version_id") })
+        .from(servers)
+        .innerJoinLateral(d, sql`true`)
+        .where(and(isNull(servers.latestVersionId), listed)),
+    )
+    .as("described_versions");
+  return {
+    rows,
+    serverId: sql<number>`"described_versions"."server_id"`.mapWith(Number),
+    versionId: sql<number>`"described_versions"."version_id"`.mapWith(Number),
   };
 }

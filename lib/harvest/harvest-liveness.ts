@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { FRESHNESS_MS, HARVEST_CHUNK, HARVEST_CONCURRENCY } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
 import { remoteObservations, serverRemotes, servers } from "@/lib/db/schema";
@@ -10,6 +10,7 @@ import type { ChangeInput } from "./record-changes";
 import { pool } from "./run-source";
 import { detectStateChanges } from "./state-changes";
 import { storableText } from "@/lib/db/storable-text";
+import { describedVersionRows } from "@/lib/facts/described-version";
 
 interface RemoteItem {
   url: string;
@@ -23,15 +24,17 @@ const ms = (v: unknown): number | null => (v === null || v === undefined ? null 
 type LivenessResult = (ProbeResult & { type: string }) | { outcome: "error"; error: string };
 
 /**
- * Hosted endpoints of listed servers' latest versions. URLs with {templates}
- * cannot be probed without the user's values and are left unobserved.
+ * Hosted endpoints of listed servers' described versions (the latest, else the one the facts read:
+ * lib/facts/described-version.ts). URLs with {templates} cannot be probed without the user's values and are left
+ * unobserved.
  */
 function dueSql(ctx: HarvestContext) {
   const now = ctx.clock();
+  const described = describedVersionRows(ctx.db, { listedOnly: true });
   return sql`
     select r.url, r.types, o.attempted_at
     from (select sr.url, array_agg(distinct sr.type) as types from server_remotes sr
-          join servers s on s.latest_version_id = sr.version_id and s.delisted_at is null
+          join ${described.rows} on ${described.versionId} = sr.version_id
           -- the same remotes refresh=if_stale may probe (isProbeable, lib/services/refresh-liveness.ts)
           where sr.type in ('streamable-http', 'sse') and position('{' in sr.url) = 0
           group by sr.url) r
@@ -82,11 +85,13 @@ export const livenessSource: SourceSpec<RemoteItem, LivenessResult> = {
     const urls = items.map((i) => i.url);
     // distinct: a version may list one URL twice (once per transport, as real listings do), and each
     // (server, URL) pair is one endpoint whose transition is one change, one event to each watcher
+    const described = describedVersionRows(tx, { listedOnly: true });
     const listing = await tx
       .selectDistinct({ id: servers.id, name: servers.name, url: serverRemotes.url })
       .from(serverRemotes)
-      .innerJoin(servers, eq(servers.latestVersionId, serverRemotes.versionId))
-      .where(and(inArray(serverRemotes.url, urls), isNull(servers.delistedAt)));
+      .innerJoin(described.rows, eq(described.versionId, serverRemotes.versionId))
+      .innerJoin(servers, eq(servers.id, described.serverId))
+      .where(inArray(serverRemotes.url, urls));
     const affected = [...new Set(listing.map((l) => l.id))];
     const before = await loadServerEvidence(tx, affected);
     const prior = new Map((await tx.select().from(remoteObservations).where(inArray(remoteObservations.url, urls))).map((r) => [r.url, r]));

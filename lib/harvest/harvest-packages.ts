@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { FRESHNESS_MS, HARVEST_CHUNK, HARVEST_CONCURRENCY } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
-import { packageObservations, serverPackages, servers } from "@/lib/db/schema";
+import { packageObservations, serverPackages } from "@/lib/db/schema";
+import { describedVersionRows } from "@/lib/facts/described-version";
 import { fetchPackument, type PackageAnswer } from "@/lib/sources/npm";
 import { fetchPypiProject } from "@/lib/sources/pypi";
 import { query, ts } from "./db-helpers";
@@ -21,20 +22,21 @@ const ms = (v: unknown): number | null => (v === null || v === undefined ? null 
 type Ecosystem = "jspkg" | "pypkg";
 
 /**
- * Distinct packages of one ecosystem named by the latest version of a listed
- * server: due when never observed, older than the freshness target, or when a
- * listing newer than the observation pins a version the observation lacks (a
- * new release: its deprecation or yank state is not known yet).
+ * Distinct packages of one ecosystem named by the described version of a listed server (its latest, else the one
+ * the facts read: lib/facts/described-version.ts): due when never observed, older than the freshness target, or
+ * when a listing newer than the observation pins a version the observation lacks (a new release: its deprecation
+ * or yank state is not known yet).
  */
 function dueSql(ctx: HarvestContext, ecosystem: Ecosystem) {
   const now = ctx.clock();
+  const described = describedVersionRows(ctx.db, { listedOnly: true });
   return sql`
     select p.identifier, o.etag, o.attempted_at
     from (select sp.identifier,
                  array_agg(distinct sp.version) filter (where sp.version is not null) as versions,
                  max(v.created_at) as listed_at
           from server_packages sp
-          join servers s on s.latest_version_id = sp.version_id and s.delisted_at is null
+          join ${described.rows} on ${described.versionId} = sp.version_id
           join server_versions v on v.id = sp.version_id
           where sp.ecosystem = ${ecosystem}
           group by sp.identifier) p
@@ -48,13 +50,14 @@ function dueSql(ctx: HarvestContext, ecosystem: Ecosystem) {
       and (o.attempted_at is null or o.attempted_at < ${ts(ctx.runStart)})`;
 }
 
-/** Servers whose latest version lists one of these packages. */
+/** Servers whose described version lists one of these packages. */
 async function affectedServers(tx: Tx, ecosystem: string, identifiers: string[]): Promise<number[]> {
   if (!identifiers.length) return [];
+  const described = describedVersionRows(tx, { listedOnly: false });
   const rows = await tx
-    .selectDistinct({ id: servers.id })
+    .selectDistinct({ id: described.serverId })
     .from(serverPackages)
-    .innerJoin(servers, eq(servers.latestVersionId, serverPackages.versionId))
+    .innerJoin(described.rows, eq(described.versionId, serverPackages.versionId))
     .where(and(eq(serverPackages.ecosystem, ecosystem), inArray(serverPackages.identifier, identifiers)));
   return rows.map((r) => r.id);
 }

@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { FRESHNESS_MS, HARVEST_CONCURRENCY, OSV_BATCH } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
-import { osvAdvisories, serverPackages, servers, vulnObservations } from "@/lib/db/schema";
+import { osvAdvisories, serverPackages, vulnObservations } from "@/lib/db/schema";
+import { describedVersionRows } from "@/lib/facts/described-version";
 import { pinnedVersionSql } from "@/lib/facts/listed-version-exists";
 import { osvGetVuln, osvQueryBatch, type OsvRecord } from "@/lib/sources/osv";
 import { RateLimitedError, StoppedError } from "@/lib/sources/http";
@@ -34,19 +35,20 @@ export interface StoredAdvisory {
 type VulnResult = { kind: "ok"; advisories: StoredAdvisory[]; records: OsvRecord[] } | { kind: "error"; error: string };
 
 /**
- * (package, listed version) pairs of listed servers whose look-up is due: never
- * made, older than the freshness target, or made for another version than the
- * one an unpinned listing now resolves to. Missing packages are not looked up.
+ * (package, listed version) pairs of listed servers' described versions (lib/facts/described-version.ts) whose
+ * look-up is due: never made, older than the freshness target, or made for another version than the one an
+ * unpinned listing now resolves to. Missing packages are not looked up.
  */
 function dueSql(ctx: HarvestContext) {
   const now = ctx.clock();
+  const described = describedVersionRows(ctx.db, { listedOnly: true });
   // the version looked up: the pinned one, else (none listed, or a tag such as "latest") the registry's latest; an
   // empty latest (stored before the sources refused one) names none, and OSV would answer it with every advisory
   const version = sql`coalesce(${pinnedVersionSql(sql`p.listed_version`)}, case when btrim(po.latest_version) <> '' then po.latest_version end)`;
   return sql`
     select p.ecosystem, p.identifier, p.listed_version, ${version} as version, v.attempted_at
     from (select distinct sp.ecosystem, sp.identifier, coalesce(sp.version, '') as listed_version from server_packages sp
-          join servers s on s.latest_version_id = sp.version_id and s.delisted_at is null
+          join ${described.rows} on ${described.versionId} = sp.version_id
           where sp.ecosystem in ('jspkg', 'pypkg')) p
     left join package_observations po on po.ecosystem = p.ecosystem and po.identifier = p.identifier
     left join vuln_observations v on v.ecosystem = p.ecosystem and v.identifier = p.identifier and v.listed_version = p.listed_version
@@ -176,12 +178,13 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
         });
     }
     const identifiers = [...new Set(items.map((i) => i.identifier))];
+    const described = describedVersionRows(tx, { listedOnly: false });
     const affected = identifiers.length
       ? (
           await tx
-            .selectDistinct({ id: servers.id })
+            .selectDistinct({ id: described.serverId })
             .from(serverPackages)
-            .innerJoin(servers, eq(servers.latestVersionId, serverPackages.versionId))
+            .innerJoin(described.rows, eq(described.versionId, serverPackages.versionId))
             .where(and(inArray(serverPackages.ecosystem, ["jspkg", "pypkg"]), inArray(serverPackages.identifier, identifiers)))
         ).map((r) => r.id)
       : [];

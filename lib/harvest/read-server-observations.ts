@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
+import { describedVersion, describedVersionFields } from "@/lib/facts/described-version";
 import { advisoriesAreCurrent, vulnOfListedVersion } from "@/lib/facts/listed-advisories";
 import {
   packageObservations,
@@ -9,6 +10,7 @@ import {
   serverPackages,
   serverRemotes,
   servers,
+  serverVersions,
   vulnObservations,
   type PackageObservationRow,
   type RemoteObservationRow,
@@ -40,23 +42,26 @@ export interface ServerObservations {
 }
 
 /**
- * The latest stored observations behind one server (by exact name): its
- * repository, each package of its latest version with the vulnerability
- * look-up of the listed version, each remote's liveness, and the derived
- * health/verified. Every value never observed is null. null when the name is
- * not in the catalog.
+ * The latest stored observations behind one server (by exact name): its repository, each package of the version
+ * that describes it (its latest, else lib/facts/described-version.ts) with the vulnerability look-up of the listed
+ * version, each remote's liveness, and the derived health/verified. Every value never observed is null. null when
+ * the name is not in the catalog.
  */
 export async function readServerObservations(q: Queryable, name: string): Promise<ServerObservations | null> {
+  const described = describedVersion(q);
   const [row] = await q
-    .select({ server: servers, repo: repositories, obs: repositoryObservations })
+    // the version whose listing names the packages and remotes, as the facts read it
+    .select({ server: servers, repo: repositories, obs: repositoryObservations, versionId: describedVersionFields(described).versionId })
     .from(servers)
+    .leftJoin(serverVersions, eq(serverVersions.id, servers.latestVersionId))
+    .leftJoinLateral(described, sql`true`)
     .leftJoin(repositories, eq(repositories.id, servers.repositoryId))
     .leftJoin(repositoryObservations, eq(repositoryObservations.repositoryId, servers.repositoryId))
     .where(eq(servers.name, name))
     .limit(1);
   if (!row) return null;
   const s = row.server;
-  const versionId = s.latestVersionId;
+  const versionId = row.versionId;
   const [pkgs, remotes, evidence] = await Promise.all([
     versionId === null
       ? []

@@ -82,6 +82,9 @@ export const servers = pgTable(
     // the harvester's "repositories of listed servers" (an EXISTS per repository): without it a misestimated
     // join turns into a scan of every server for every repository
     index("servers_repository_idx").on(t.repositoryId),
+    // the harvester's described versions (lib/facts/described-version.ts): the few servers the catalog holds
+    // without a latest version, found without a second scan of every server per due-item query
+    index("servers_without_latest_idx").on(t.id).where(sql`${t.latestVersionId} is null`),
     // The search indexes are GIN without fastupdate: with it, rows written since the last vacuum sit in a
     // pending list that every search scans in full (after an ingest of 20,000 servers on a server whose
     // autovacuum is off or behind: 9,000 tuples, 2 ms per search and index). Catalog writes are batched

@@ -1,0 +1,1 @@
+CREATE INDEX "servers_without_latest_idx" ON "servers" USING btree ("id") WHERE "servers"."latest_version_id" is null;
