@@ -48,6 +48,9 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             <strong data-testid="stat-verified">{number(stats.verified)}</strong> verified
           </li>
           <li>
+            <strong data-testid="stat-verified-unknown">{number(stats.verified_unknown)}</strong> verified not yet known
+          </li>
+          <li>
             <strong>{number(stats.evaluations_24h)}</strong> keyed evaluations in 24 h
           </li>
         </ul>

@@ -97,6 +97,7 @@ describe("web pages in a browser", () => {
     expect(await page.getByTestId("stat-listed").textContent()).toBe(String(stats.servers.listed));
     expect(await page.getByTestId("stat-healthy").textContent()).toBe(String(stats.health.healthy));
     expect(await page.getByTestId("stat-verified").textContent()).toBe(String(stats.verified));
+    expect(await page.getByTestId("stat-verified-unknown").textContent()).toBe(String(stats.verified_unknown));
     expect(stats.servers.listed).toBe(4);
     // no page may be framed by another site (the account and watch forms least of all)
     for (const p of ["/", "/account", "/watches"]) expect((await fetch(`${server.url}${p}`, { redirect: "manual" })).headers.get("x-frame-options"), p).toBe("DENY");
@@ -189,7 +190,7 @@ describe("web pages in a browser", () => {
     });
     const card = await api(`/v1/server?name=${encodeURIComponent(name)}`);
     expect(shown.health).toBe(card.health);
-    expect(shown.verified).toBe(card.verified ? "yes" : "no");
+    expect(shown.verified).toBe(card.verified_status === "verified" ? "yes" : card.verified_status === "unknown" ? "not yet known" : "no");
     expect(shown.trust).toBe(String(card.trust_score));
     expect(shown.problems).toEqual(card.health_problems);
     expect(shown.pillars).toEqual(card.trust_pillars.map((p: { pillar: string; points: number; max: number }) => [p.pillar, p.points, p.max]));

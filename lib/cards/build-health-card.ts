@@ -1,5 +1,5 @@
 import { computeHealth } from "@/lib/engine/health";
-import { computeVerified } from "@/lib/engine/verified";
+import { computeVerified, verifiedStatus } from "@/lib/engine/verified";
 import { computeTrustScore, type TrustScore } from "@/lib/engine/trust-score";
 import type { Facts } from "@/lib/engine/facts";
 import type { ListingDetails } from "@/lib/facts/load-facts";
@@ -44,6 +44,7 @@ export function buildHealthCard(facts: Facts, listing: ListingDetails, now: Date
     trust_factors: trust.factors.map((f) => ({ factor: f.factor, points: f.points, pillar: f.pillar, evidence: f.evidence, max: f.max, status: f.status })),
     trust_pillars: trust.pillars.map((p) => ({ pillar: p.pillar, points: p.points, max: p.max })),
 
+    verified_status: verifiedStatus(facts, now),
     title: listing.title,
     description: listing.description,
     namespace: facts.server.namespace,

@@ -14,5 +14,6 @@ export { computeValidUntil, MAX_VALIDITY_MS } from "./valid-until";
 export { buildLimitations } from "./limitations";
 export { computeHealth, HEALTH_VALUES, HEALTH_PROBLEMS } from "./health";
 export type { Health, HealthProblem, HealthResult } from "./health";
-export { computeVerified } from "./verified";
+export { computeVerified, verifiedStatus, VERIFIED_STATUSES } from "./verified";
+export type { VerifiedStatus } from "./verified";
 export * from "./trust-score";

@@ -1,6 +1,6 @@
 import type { Facts } from "@/lib/engine/facts";
 import { computeHealth } from "@/lib/engine/health";
-import { computeVerified } from "@/lib/engine/verified";
+import { computeVerified, verifiedStatus } from "@/lib/engine/verified";
 
 /**
  * health, problems and verified of one server for change detection, from the
@@ -52,20 +52,11 @@ function factsOf(s: ServerStateInput): Facts {
   } as unknown as Facts;
 }
 
-/** `s` with what is not observed yet taken as found live. */
-function unobservedAsLive(s: ServerStateInput): ServerStateInput {
-  const { repository, packages } = s;
-  return {
-    ...s,
-    repository: repository && { exists: repository.exists ?? true, archived: repository.archived ?? false },
-    packages: packages.map((p) => ({ ...p, exists: p.exists ?? true })),
-  };
-}
-
 export function computeServerState(s: ServerStateInput, now = new Date(0)): ServerState {
   const facts = factsOf(s);
   const { health, problems } = computeHealth(facts, now);
   const verified = computeVerified(facts, now);
-  const verifiedPending = !verified && computeVerified(factsOf(unobservedAsLive(s)), now);
+  // the card's verified_status "unknown": one definition for the card and for change detection
+  const verifiedPending = verifiedStatus(facts, now) === "unknown";
   return { health, problems: [...problems], verified, verifiedPending };
 }

@@ -88,8 +88,9 @@ export function stateChanges(
         after: { health: a.state.health, problems: a.state.problems },
       });
     }
-    // the same for verified: not recorded while pending, and compared with the last value recorded once known
-    const priorVerified = b.state.verifiedPending ? (lastRecordedVerified.get(id) ?? b.state.verified) : b.state.verified;
+    // the same for verified: not recorded while pending, and compared with the last value recorded once known;
+    // a first known value is recorded from null, as health's from `unknown`: a pending `false` was never observed
+    const priorVerified = b.state.verifiedPending ? (lastRecordedVerified.get(id) ?? null) : b.state.verified;
     if (!a.state.verifiedPending && priorVerified !== a.state.verified) {
       out.push({ ...base, kind: "verified_change", before: { verified: priorVerified }, after: { verified: a.state.verified } });
     }

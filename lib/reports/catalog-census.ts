@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import { servers } from "@/lib/db/schema";
 import { computeHealth, type Health } from "@/lib/engine/health";
-import { computeVerified } from "@/lib/engine/verified";
+import { verifiedStatus } from "@/lib/engine/verified";
 import { loadFactsMany } from "@/lib/facts/load-facts";
 
 /** Tallies over every listed server's facts, shared by the stats and coverage reports. */
@@ -15,6 +15,8 @@ export interface CatalogCensus {
   health: Record<Health, number>;
   problems: Record<string, number>;
   verified: number;
+  /** Not verified only because evidence is not observed yet (verifiedStatus `unknown`): neither verified nor known not to be. */
+  verifiedUnknown: number;
   /** Servers listing at least one artifact of each kind (package ecosystems, and `remote`). */
   artifacts: Record<string, number>;
   namespaceVerification: { github: number; dns: number; none: number };
@@ -37,6 +39,7 @@ export async function computeCatalogCensus(db: Queryable, now: Date): Promise<Ca
     health: { healthy: 0, issues: 0, unknown: 0 },
     problems: {},
     verified: 0,
+    verifiedUnknown: 0,
     artifacts: {},
     namespaceVerification: { github: 0, dns: 0, none: 0 },
     firstParty: { yes: 0, no: 0, unknown: 0 },
@@ -50,7 +53,9 @@ export async function computeCatalogCensus(db: Queryable, now: Date): Promise<Ca
     const h = computeHealth(f, now);
     c.health[h.health]++;
     for (const p of h.problems) inc(c.problems, p);
-    if (computeVerified(f, now)) c.verified++;
+    const v = verifiedStatus(f, now);
+    if (v === "verified") c.verified++;
+    else if (v === "unknown") c.verifiedUnknown++;
     for (const kind of new Set([...f.packages.map((p) => p.ecosystem), ...(f.remotes.length ? ["remote"] : [])])) inc(c.artifacts, kind);
     c.namespaceVerification[f.server.namespace_verification ?? "none"]++;
     const fp = f.identity.first_party;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HEALTH_VALUES } from "@/lib/engine/health";
+import { VERIFIED_STATUSES } from "@/lib/engine/verified";
 import { FACTOR_STATUSES, TRUST_PILLARS } from "@/lib/engine/trust/trust-factor";
 import { factsSchema } from "@/lib/engine/facts";
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
@@ -46,6 +47,11 @@ export const healthCardSchema = z.strictObject({
   trust_factors: z.array(trustFactorSchema),
   trust_pillars: z.array(trustPillarSchema).length(4),
   // ── further fields ──
+  /**
+   * What `verified` rests on: `verified` (true), `not_verified` (a clause observed to fail), `unknown` (false only
+   * because the repository or a package is not observed yet). The contract's boolean cannot say the last.
+   */
+  verified_status: z.enum(VERIFIED_STATUSES),
   title: z.string().nullable(),
   description: z.string().nullable(),
   namespace: z.string().min(1),

@@ -19,6 +19,8 @@ export const statsReportSchema = z.strictObject({
   health: z.strictObject(Object.fromEntries(HEALTH_VALUES.map((h) => [h, count])) as Record<(typeof HEALTH_VALUES)[number], typeof count>),
   health_problems: counts,
   verified: count,
+  /** Listed servers not verified only because evidence is not observed yet (the card's verified_status `unknown`). */
+  verified_unknown: count,
   /** Listed servers with at least one artifact of each kind: package ecosystems and `remote`. */
   artifacts: counts,
   /** Authenticated preflight evaluations recorded in the 24 hours before the report. */

@@ -30,6 +30,7 @@ export async function computeStats(db: Queryable, now: Date): Promise<StatsRepor
     health: census.health,
     health_problems: census.problems,
     verified: census.verified,
+    verified_unknown: census.verifiedUnknown,
     artifacts: census.artifacts,
     evaluations_24h: evals.n,
   };

@@ -36,8 +36,9 @@ describe("verified while a new version's package is not observed yet", () => {
   afterAll(() => fake?.close());
 
   it("records no change when the new package is found live at the next harvest", async () => {
-    // the server's first known value is recorded once, as before
-    expect(await verifiedChanges()).toEqual([[{ verified: false }, { verified: true }]]);
+    // the server's first known value is recorded once, from null: before the first harvest verified was not
+    // known, and "false" there would tell the feed and every watcher of a transition nobody observed
+    expect(await verifiedChanges()).toEqual([[{ verified: null }, { verified: true }]]);
     await ingestDump(db, [...FIXTURE_SERVERS, version("2.0.0", ["pending-a", "pending-b"], "2026-03-02T00:00:00Z")], "fixture");
     expect(await verifiedChanges()).toHaveLength(1);
     await harvest();
@@ -49,5 +50,15 @@ describe("verified while a new version's package is not observed yet", () => {
     expect(await verifiedChanges()).toHaveLength(1);
     await harvest();
     expect((await verifiedChanges()).slice(1)).toEqual([[{ verified: true }, { verified: false }]]);
+  });
+
+  it("records a first known false from null too, as health records leaving unknown", async () => {
+    const gone = "io.github.acme/gone-first";
+    await ingestDump(db, [...FIXTURE_SERVERS, version("3.0.0", ["pending-a", "pending-gone"], "2026-03-03T00:00:00Z"), listing({ name: gone, version: "1.0.0", repository: { url: "https://github.com/acme/gone-first", source: "github" } }, { updatedAt: "2026-03-04T00:00:00Z" })], "fixture");
+    fake.github.set({ owner: "acme", name: "gone-first", id: 8, stars: 0, archived: false, pushedAt: "2026-02-01T00:00:00Z", ownerType: "Organization", status: 404 });
+    await harvest();
+    const [s] = await db.select({ id: servers.id }).from(servers).where(eq(servers.name, gone));
+    const rows = await db.select().from(changes).where(and(eq(changes.serverId, s.id), eq(changes.kind, "verified_change")));
+    expect(rows.map((r) => [r.before, r.after])).toEqual([[{ verified: null }, { verified: false }]]);
   });
 });

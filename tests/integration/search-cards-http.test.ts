@@ -135,6 +135,7 @@ describe("GET /v1/server", () => {
       health: "healthy",
       health_problems: [],
       verified: true,
+      verified_status: "verified",
       repo_stars: 1500,
       months_since_push: 0.3,
       repo_archived: false,
@@ -183,6 +184,8 @@ describe("GET /v1/server", () => {
     const res = await get(serverGet, `/v1/server?name=${encodeURIComponent(EVIL_WEATHER)}`);
     const card = serverCardResponseSchema.parse(await res.json());
     expect(card).toMatchObject({ health: "unknown", health_problems: [], verified: false, repo_stars: null, months_since_push: null, repo_archived: null, jspkg_deprecated: null });
+    // the contract's verified is a boolean; beside it, the card says this false is not an observation
+    expect(card.verified_status).toBe("unknown");
     const unknown = card.trust_factors.filter((f) => f.status === "unknown");
     expect(unknown.map((f) => f.factor).sort()).toEqual(["artifacts_available", "first_party", "recent_push", "repo_stars", "repository_live"]);
     for (const f of unknown) {
@@ -193,7 +196,7 @@ describe("GET /v1/server", () => {
 
   it("reports problems: a gone repository, an archived one", async () => {
     const gone = serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(FORECAST)}`)).json());
-    expect(gone).toMatchObject({ health: "issues", health_problems: ["repo_gone"], verified: false });
+    expect(gone).toMatchObject({ health: "issues", health_problems: ["repo_gone"], verified: false, verified_status: "not_verified" });
     const archived = serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(ARCHIVED)}`)).json());
     expect(archived).toMatchObject({ health: "issues", health_problems: ["repo_archived"], repo_archived: true, months_since_push: 13.1 });
   });
@@ -416,6 +419,8 @@ describe("GET /v1/stats, /v1/recent and /v1/coverage", () => {
       health: { healthy: 1, issues: 2, unknown: 3 },
       health_problems: { repo_archived: 1, repo_gone: 1 },
       verified: 1,
+      // EVIL_WEATHER's repository is listed and never observed: not counted as verified, nor as known not to be
+      verified_unknown: 1,
       artifacts: { jspkg: 1, remote: 1 },
       evaluations_24h: 0,
     });

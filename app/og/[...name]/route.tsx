@@ -2,6 +2,7 @@ import { ImageResponse } from "@vercel/og";
 import { getDb } from "@/lib/db/client";
 import { getServerPage } from "@/lib/services/get-server-page";
 import { nameFromRequestPath } from "@/lib/cards/links";
+import { verifiedWords } from "@/lib/cards/verified-words";
 import { ogName, ogText } from "./og-text";
 
 export const runtime = "nodejs";
@@ -35,7 +36,7 @@ export async function GET(req: Request, _ctx: { params: Promise<{ name: string[]
         <div style={{ display: "flex", marginTop: "auto", fontSize: 30, gap: 48 }}>
           <div style={{ display: "flex" }}>Trust score {card.trust_score}/100</div>
           <div style={{ display: "flex" }}>Health {card.health}</div>
-          <div style={{ display: "flex" }}>{card.verified ? "Verified" : "Not verified"}</div>
+          <div style={{ display: "flex" }}>Verified: {verifiedWords(card)}</div>
         </div>
       </div>
     ),

@@ -7,6 +7,7 @@ import { getServerPage } from "@/lib/services/get-server-page";
 import type { PreflightResultBody } from "@/lib/engine";
 import type { HealthCard } from "@/lib/schemas/health-card";
 import { evidenceTimeRows } from "@/lib/cards/evidence-time-rows";
+import { verifiedWords } from "@/lib/cards/verified-words";
 import { CopyButton } from "@/app/_components/copy-button";
 import { Time } from "@/app/_components/time";
 import { compactJson, externalHref, serverPagePath } from "@/app/_components/format";
@@ -60,7 +61,7 @@ export default async function ServerPage({ params }: Props) {
             </strong>
           </li>
           <li>
-            Verified <strong data-testid="verified">{card.verified ? "yes" : "no"}</strong>
+            Verified <strong data-testid="verified">{verifiedWords(card)}</strong>
           </li>
           <li>
             Trust score <strong data-testid="trust-score">{card.trust_score}</strong>/100

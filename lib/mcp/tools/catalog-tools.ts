@@ -5,6 +5,7 @@ import { searchQuerySchema, serverNameQuerySchema } from "@/lib/schemas/health-c
 import { searchServers } from "@/lib/services/search-servers";
 import { getServerCard } from "@/lib/services/get-server-card";
 import { listLookalikes } from "@/lib/services/list-lookalikes";
+import { verifiedWords } from "@/lib/cards/verified-words";
 import { defineTool } from "../run-tool";
 
 export function registerCatalogTools(server: McpServer) {
@@ -43,7 +44,7 @@ export function registerCatalogTools(server: McpServer) {
       const card = await getServerCard(await getDb(), name, ctx);
       return {
         data: card,
-        summary: `${card.server_name}: health ${card.health}${card.health_problems.length ? ` (${card.health_problems.join(", ")})` : ""}, verified ${card.verified}, trust ${card.trust_score}/100`,
+        summary: `${card.server_name}: health ${card.health}${card.health_problems.length ? ` (${card.health_problems.join(", ")})` : ""}, verified ${verifiedWords(card)}, trust ${card.trust_score}/100`,
       };
     },
   });

@@ -17,7 +17,7 @@ export function registerReportTools(server: McpServer) {
     output: "StatsReport",
     run: async () => {
       const s = await getStats(await getDb());
-      return { data: s, summary: `${s.servers.listed} listed servers (as of ${s.as_of ?? "never synced"}); ${s.verified} verified; health ${JSON.stringify(s.health)}` };
+      return { data: s, summary: `${s.servers.listed} listed servers (as of ${s.as_of ?? "never synced"}); ${s.verified} verified (${s.verified_unknown} not yet known); health ${JSON.stringify(s.health)}` };
     },
   });
 
