@@ -78,4 +78,46 @@ describe("journeys through refusals", () => {
       expect(new URL(page.url()).searchParams.get("q")).toBe(q);
     });
   });
+
+  // with JavaScript the Audit button stayed disabled over a box of spaces and nothing said why; a file name over
+  // 500 characters came back as the API's "400 invalid_request: filename: Too big: expected string to have <=500
+  // characters." with or without JavaScript
+  it("the audit form says why it is not sent, in the same words with and without JavaScript", async () => {
+    await withContext(true, async (ctx) => {
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/audit`);
+      const button = page.getByRole("button", { name: "Audit", exact: true });
+      await page.getByLabel("Config file contents").fill("  \n  ");
+      await expect.poll(() => button.isDisabled()).toBe(true);
+      const why = page.locator(`#${await button.getAttribute("aria-describedby")}`);
+      expect(await why.isVisible()).toBe(true);
+      expect((await why.textContent())!.trim()).toBe("Paste a config file or choose one.");
+      await page.getByLabel("Config file contents").fill('{"mcpServers":{}}');
+      await expect.poll(() => button.isDisabled()).toBe(false);
+      expect(await button.getAttribute("aria-describedby")).toBeNull();
+    });
+    // with JavaScript the button waits, the reason beside it; without, the form action answers with it
+    const lines: string[] = [];
+    for (const js of [true, false]) {
+      await withContext(js, async (ctx) => {
+        const page = await ctx.newPage();
+        const asked: string[] = [];
+        page.on("request", (r) => void (new URL(r.url()).pathname === "/v1/audit" && asked.push(r.url())));
+        await page.goto(`${server.url}/audit`);
+        await page.getByLabel("Config file contents").fill('{"mcpServers":{}}');
+        await page.getByLabel("File name or path (optional)").fill("f".repeat(501));
+        const button = page.getByRole("button", { name: "Audit", exact: true });
+        if (js) {
+          await expect.poll(() => button.isDisabled()).toBe(true);
+          lines.push((await page.locator(`#${await button.getAttribute("aria-describedby")}`).textContent())!.trim());
+        } else {
+          await button.click();
+          await page.getByTestId("audit-error").waitFor();
+          lines.push((await page.getByTestId("audit-error").textContent())!.trim());
+        }
+        expect(asked).toEqual([]);
+      });
+    }
+    expect(lines).toEqual(["File name or path is at most 500 characters; this one has 501.", "File name or path is at most 500 characters; this one has 501."]);
+  });
 });

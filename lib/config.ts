@@ -158,6 +158,8 @@ export const ANONYMOUS_DAILY_LOOKUPS = 10;
 export const AUDIT_MAX_BODY_BYTES = 256 * 1024;
 export const AUDIT_MAX_ENTRIES_KEYLESS = 25;
 export const AUDIT_MAX_ENTRIES_KEYED = 100;
+/** The longest `filename` (a file name or path telling the syntax and client) audit and resolve take. */
+export const AUDIT_FILENAME_MAX_CHARS = 500;
 /** Distinct configs one keyless client IP may audit per UTC day; the same config again is free. */
 export const AUDIT_KEYLESS_CONFIGS_PER_DAY = 1;
 /**

@@ -6,7 +6,9 @@ import { parseWith } from "@/lib/api/request";
 import { getDb } from "@/lib/db/client";
 import { auditQuerySchema, type AuditResult } from "@/lib/schemas/config-audit";
 import { auditConfig } from "@/lib/services/audit-config";
+import { AUDIT_FILENAME_MAX_CHARS } from "@/lib/config";
 import { auditErrorText } from "./audit-error-text";
+import { auditFormRefusal } from "./audit-form-refusal";
 
 export interface AuditFormValues {
   config: string;
@@ -43,7 +45,8 @@ export async function auditConfigAction(_prev: AuditActionState, form: FormData)
     policy_id: field("policy_id") || "builtin:baseline",
     strict: field("strict") === "1",
   };
-  if (!pasted.trim() && !upload) return { error: "Paste a config file or choose one.", values };
+  const refusal = auditFormRefusal({ config: pasted, hasFile: upload !== null, filename: values.filename }, AUDIT_FILENAME_MAX_CHARS);
+  if (refusal) return { error: refusal, values };
   const answer = await callForPage(field("api_key").trim() || null, async ({ caller, charge }) => {
     const query = parseWith(
       auditQuerySchema,

@@ -5,6 +5,7 @@ import { formatAuditText } from "@/lib/config-audit/format-text";
 import type { AuditResult } from "@/lib/schemas/config-audit";
 import styles from "./audit.module.css";
 import { auditErrorText } from "./audit-error-text";
+import { auditFormRefusal } from "./audit-form-refusal";
 import { auditConfigAction, type AuditActionState } from "./actions";
 
 const MAX_BYTES = 256 * 1024;
@@ -17,8 +18,9 @@ const EXIT_MEANING: Record<number, string> = {
 /**
  * Paste or drop a config, POST it to /v1/audit, show a verdict table; the text form downloads as a file. Without
  * JavaScript the form is sent to a server action (./actions.ts) instead, and the page comes back with its answer.
+ * `filenameMax`: the API's longest file name (AUDIT_FILENAME_MAX_CHARS, from the page).
  */
-export function AuditForm({ refused }: { refused?: string }) {
+export function AuditForm({ refused, filenameMax }: { refused?: string; filenameMax: number }) {
   const id = useId();
   // changed only by a form sent without JavaScript: the page is rendered anew with it (or, for a post too large
   // to read, sent back by middleware.ts with the refusal)
@@ -37,6 +39,9 @@ export function AuditForm({ refused }: { refused?: string }) {
   const resultsRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => setHydrated(true), []);
+  // why the button waits (an empty box, a file name too long), said beside it; the action says the same without
+  // the script. Before the script runs the button is enabled: the action answers then.
+  const refusal = hydrated ? auditFormRefusal({ config: text, hasFile: false, filename }, filenameMax) : null;
 
   // move focus to the results once they are on screen, so keyboard and screen-reader users land on them
   useEffect(() => {
@@ -62,6 +67,8 @@ export function AuditForm({ refused }: { refused?: string }) {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    // nothing the API would refuse is sent, whatever submitted the form
+    if (refusal) return;
     setPending(true);
     setError(null);
     setResult(null);
@@ -160,9 +167,12 @@ export function AuditForm({ refused }: { refused?: string }) {
           </label>
         </div>
         <div className={styles.actions}>
-          <button type="submit" disabled={pending || (hydrated && !text.trim())}>
+          <button type="submit" disabled={pending || refusal !== null} aria-describedby={refusal ? `${id}-why` : undefined}>
             {pending ? "Auditing…" : "Audit"}
           </button>
+          <span id={`${id}-why`} className={styles.hint} aria-live="polite" data-testid="audit-why">
+            {refusal}
+          </span>
         </div>
       </form>
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AUDIT_MAX_ENTRIES_KEYED, AUDIT_MAX_ENTRIES_KEYLESS } from "@/lib/config";
+import { AUDIT_FILENAME_MAX_CHARS, AUDIT_MAX_ENTRIES_KEYED, AUDIT_MAX_ENTRIES_KEYLESS } from "@/lib/config";
 import { configTooLarge } from "@/lib/api/read-config-body";
 import { AuditForm } from "./audit-form";
 import { auditErrorText } from "./audit-error-text";
@@ -37,7 +37,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <code>curl -sS -D h.txt --data-binary @.mcp.json &quot;$BASE/v1/audit?strict=1&quot;</code>, then{" "}
         <code>exit &quot;$(grep -i &apos;^x-catalog-exit-code:&apos; h.txt | tr -dc 0-9)&quot;</code> (<a href="/docs#auditConfig">POST /v1/audit</a>).
       </p>
-      <AuditForm refused={refused} />
+      <AuditForm refused={refused} filenameMax={AUDIT_FILENAME_MAX_CHARS} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { changeFeedQuerySchema, type ChangeFeedResponse } from "@/lib/schemas/ch
 import { listChanges } from "@/lib/services/list-changes";
 import { CHANGE_KINDS } from "@/lib/harvest/record-changes";
 import { ChangeRow } from "@/app/_components/change-row";
+import { changesFilterRefusal } from "./filter-refusal";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Changes", description: "Observed transitions of every MCP server in the catalog: new servers, remotes down and up, health, verified, security." };
@@ -24,12 +25,12 @@ export default async function ChangesPage({ searchParams }: Props) {
   const before = one(sp.before);
   let feed: ChangeFeedResponse | null = null;
   let error: string | null = null;
+  const asked = { limit: String(PAGE_SIZE), kind, server_name: serverName, before };
   try {
-    const query = parseWith(changeFeedQuerySchema, { limit: String(PAGE_SIZE), kind, server_name: serverName, before });
-    feed = await listChanges(await getDb(), query);
+    feed = await listChanges(await getDb(), parseWith(changeFeedQuerySchema, asked));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    error = err.message;
+    error = changesFilterRefusal(err, asked);
   }
   const link = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();

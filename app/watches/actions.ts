@@ -12,6 +12,7 @@ import { watchInputSchema, type WatchView } from "@/lib/schemas/watch";
 import { createWatch } from "@/lib/services/create-watch";
 import { deleteWatch } from "@/lib/services/delete-watch";
 import { log } from "@/lib/log";
+import { watchRefusal } from "./watch-refusal";
 
 export interface CreateWatchState {
   created?: boolean;
@@ -42,14 +43,15 @@ export async function createWatchAction(_prev: CreateWatchState, form: FormData)
   const values: WatchFormValues = { server_name: submitted("server_name"), webhook_url: submitted("webhook_url"), email: submitted("email"), events, label: submitted("label") };
   // the form's event boxes all start ticked: none ticked is a choice the schema refuses, not "every kind"
   if (!events.length) return { error: "Tick at least one event kind.", values };
+  const body = {
+    server_name: text(form.get("server_name")),
+    webhook_url: text(form.get("webhook_url")),
+    email: text(form.get("email")),
+    events,
+    label: text(form.get("label")),
+  };
   try {
-    const input = parseWith(watchInputSchema, {
-      server_name: text(form.get("server_name")),
-      webhook_url: text(form.get("webhook_url")),
-      email: text(form.get("email")),
-      events,
-      label: text(form.get("label")),
-    });
+    const input = parseWith(watchInputSchema, body);
     const db = await getDb();
     const caller = await payingAccountCaller(db, account);
     const result = await createWatch(db, input, { caller, charge: (subject, cost, extras) => chargeCaller(caller, subject, cost, extras) });
@@ -57,7 +59,7 @@ export async function createWatchAction(_prev: CreateWatchState, form: FormData)
     revalidatePath("/watches");
     return { created: result.created, watch: result.watch, secret: result.secret };
   } catch (err) {
-    if (err instanceof ApiError) return { error: err.message, values };
+    if (err instanceof ApiError) return { error: watchRefusal(err, body), values };
     throw err;
   }
 }

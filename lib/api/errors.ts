@@ -28,13 +28,30 @@ export interface ErrorBody {
   reset_at?: string;
 }
 
+/**
+ * One field's failed check, as zod reports it (zod's issues fit this shape): what the pages read to say it in
+ * their own words, naming the form's field. The Error body carries only the message, which is for programs.
+ */
+export interface FieldIssue {
+  code: string;
+  /** The field's path in the input (`["events", 1]`); empty for the input as a whole. */
+  path: readonly PropertyKey[];
+  message: string;
+  /** too_big / too_small: the bound, and what was measured (`string`, `array`, …). */
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+  origin?: string;
+  /** invalid_format: `email`, `url`, …. */
+  format?: string;
+}
+
 /** Thrown anywhere below a route or tool; the adapters turn it into the Error body. */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { retryAfter?: number; resetAt?: Date; headers?: Record<string, string> } = {},
+    readonly extra: { retryAfter?: number; resetAt?: Date; headers?: Record<string, string>; issues?: readonly FieldIssue[] } = {},
   ) {
     super(message);
     this.status = ERROR_STATUS[code];

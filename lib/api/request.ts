@@ -34,12 +34,15 @@ export function describeZodError(err: z.ZodError, root = "body"): string {
  * so a label would be stored as other text than was sent, with a 200.
  */
 export function parseWith<T>(schema: ZodType<T>, value: unknown, root = "body"): T {
+  const refuse = (path: string, code: string, message: string) =>
+    new ApiError("invalid_request", `${path || root}: ${message}`, { issues: [{ code, path: path ? path.split(".") : [], message }] });
   const nul = pathOf(value, (s) => s.includes("\u0000"));
-  if (nul !== null) throw new ApiError("invalid_request", `${nul || root}: must not contain NUL (\\u0000) characters`);
+  if (nul !== null) throw refuse(nul, "nul_character", "must not contain NUL (\\u0000) characters");
   const lone = pathOf(value, (s) => LONE_SURROGATE.test(s));
-  if (lone !== null) throw new ApiError("invalid_request", `${lone || root}: must be well-formed Unicode text (holds an unpaired surrogate such as \\ud800)`);
+  if (lone !== null) throw refuse(lone, "lone_surrogate", "must be well-formed Unicode text (holds an unpaired surrogate such as \\ud800)");
   const r = schema.safeParse(value);
-  if (!r.success) throw new ApiError("invalid_request", describeZodError(r.error, root));
+  // the issues ride along for the pages, which say them in their own words (app/_components/field-refusal.ts)
+  if (!r.success) throw new ApiError("invalid_request", describeZodError(r.error, root), { issues: r.error.issues });
   return r.data;
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { policyIdSchema, dateTimeSchema } from "./preflight";
 import { flagParam } from "./params";
+import { AUDIT_FILENAME_MAX_CHARS } from "@/lib/config";
 
 // Config audit and resolve (contract: Config audit; DESIGN §9). The request body is the raw config file; the
 // query carries the options. Responses are closed: tests check our own output against these.
@@ -8,7 +9,7 @@ import { flagParam } from "./params";
 const flag = flagParam.optional();
 
 /** A file name or path (`.vscode/mcp.json`) that tells the syntax and the client; optional. */
-const filenameSchema = z.string().min(1).max(500).optional();
+const filenameSchema = z.string().min(1).max(AUDIT_FILENAME_MAX_CHARS).optional();
 
 export const auditQuerySchema = z.strictObject({
   strict: flag.default(false),

@@ -16,8 +16,11 @@ export function encodeChangeCursor(changeId: number): string {
   return Buffer.from(`${CURSOR_PREFIX}${changeId}`).toString("base64url");
 }
 
-const notIssued = (param: string, why = "") =>
-  new ApiError("invalid_request", `${param}: not a cursor this feed issued${why} (use next_cursor from an earlier page, or leave ${param} out)`);
+const notIssued = (param: string, why = "") => {
+  const message = `not a cursor this feed issued${why} (use next_cursor from an earlier page, or leave ${param} out)`;
+  // the issue lets the changes page say it of its "Older changes" link (app/changes/filter-refusal.ts)
+  return new ApiError("invalid_request", `${param}: ${message}`, { issues: [{ code: "not_issued", path: [param], message }] });
+};
 
 /** The change id a cursor stands for; a malformed cursor is a 400. */
 export function decodeChangeCursor(cursor: string, param = "since"): number {

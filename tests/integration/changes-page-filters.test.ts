@@ -47,3 +47,24 @@ describe("the changes page's kind filter", () => {
     expect(shown(html)).toEqual({ kind: "nope", rows: [] });
   });
 });
+
+/** The refusal line the page shows, as a person reads it (React escapes quotes and ampersands). */
+function refusal(html: string): string | null {
+  const m = html.match(/<p class="notice error" role="alert">([\s\S]*?)<\/p>/);
+  return m ? m[1].replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&") : null;
+}
+
+// The page showed GET /v1/changes's Error message: "kind.0: kind must be one or more of …", "server_name: Too
+// big: expected string to have <=300 characters", "before: not a cursor this feed issued (use next_cursor …)".
+describe("the changes page's refusals", () => {
+  it.each([
+    [{ kind: "nope" }, "Kind “nope” is not a kind of change this feed has; choose one from the list."],
+    [{ kind: "remote_down,nope" }, "Kind “remote_down,nope” is not a kind of change this feed has; choose one from the list."],
+    [{ kind: "k".repeat(301) }, `Kind “${"k".repeat(80)}…” is not a kind of change this feed has; choose one from the list.`],
+    [{ server_name: "s".repeat(301) }, "Server is at most 300 characters; this one has 301."],
+    [{ before: "zzz" }, "This link to older changes is not one the page made; start again from the newest changes."],
+    [{ before: "1".repeat(201) }, "This link to older changes is not one the page made; start again from the newest changes."],
+  ])("says what is wrong with filter %# in a sentence naming it", async (params, message) => {
+    expect(refusal(await render(params))).toBe(message);
+  });
+});

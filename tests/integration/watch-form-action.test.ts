@@ -66,6 +66,31 @@ describe("the watch form's action", () => {
     expect(row.status).toBe("active");
   });
 
+  // the form showed the API's Error message, in zod's words and with field paths: "body: a watch needs a
+  // webhook_url, …", "label: Too big: expected string to have <=200 characters", "events.0: Invalid option: …"
+  it.each([
+    ["no webhook URL and no e-mail", {}, "Give a webhook URL, an e-mail address, or both."],
+    ["a plain http webhook URL", { webhook_url: "http://hooks.example.com/x" }, "Webhook URL must start with https:// (http is refused)."],
+    ["a webhook URL that is not a URL", { webhook_url: "hooks.example.com/x" }, "Webhook URL must be a whole address starting with https://."],
+    ["an e-mail address without a domain", { email: "a@b" }, "E-mail must be an address like you@example.com; “a@b” is not one."],
+    ["a label over 200 characters", { email: "ops@example.com", label: "L".repeat(250) }, "Label is at most 200 characters; this one has 250."],
+    ["a server name over 300 characters", { email: "ops@example.com", server_name: "z".repeat(301) }, "Server name is at most 300 characters; this one has 301."],
+    ["an event kind the form does not offer", { email: "ops@example.com", events: ["security", "bogus"] }, "Events: “bogus” is not a kind the form offers; tick the ones listed."],
+  ])("says what is wrong with %s in a sentence naming the form's field", async (_name, fields, message) => {
+    const a = await keyedAccount(db, { credits: 100 });
+    session.accountId = a.accountId;
+    const sent = await createWatchAction({}, form({ server_name: "io.github.acme/weather", events: "security", ...fields }));
+    expect(sent.error).toBe(message);
+    expect(await db.select().from(watches)).toEqual([]);
+  });
+
+  it("says every field that is wrong, one sentence each", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    session.accountId = a.accountId;
+    const sent = await createWatchAction({}, form({ server_name: "io.github.acme/weather", events: "security", email: "a@b", label: "L".repeat(201) }));
+    expect(sent.error).toBe("E-mail must be an address like you@example.com; “a@b” is not one. Label is at most 200 characters; this one has 201.");
+  });
+
   it("answers a visitor whose session ended without doing anything", async () => {
     session.accountId = null;
     expect(await createWatchAction({}, form({ server_name: "io.github.acme/weather", email: "ops@example.com", events: "security" }))).toEqual({
