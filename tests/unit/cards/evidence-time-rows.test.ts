@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
 import { evidenceTimeRows } from "@/lib/cards/evidence-time-rows";
-import type { ListingDetails } from "@/lib/facts/load-facts";
+import { BARE_LISTING } from "./bare-listing";
 import { buildFacts, jspkg, NOW, otherArtifact, pypkg, remote } from "../engine/facts-builder";
 
-const listing: ListingDetails = {
-  id: 1,
-  title: null,
-  description: null,
-  website_url: null,
-  status_message: null,
-  published_at: null,
-  registry_updated_at: null,
-  delisted_at: null,
-  name_fold: "weathermcp",
-};
+const listing = BARE_LISTING;
 const rows = (facts: ReturnType<typeof buildFacts>) => Object.fromEntries(evidenceTimeRows(buildHealthCard(facts, listing, NOW)).map((r) => [r.label, r.text]));
 
 // The server page's "when each source was last observed": a source with nothing to observe is not one the

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { buildHealthCard } from "@/lib/cards/build-health-card";
 import { verifiedWords } from "@/lib/cards/verified-words";
-import type { ListingDetails } from "@/lib/facts/load-facts";
+import { BARE_LISTING } from "./bare-listing";
 import { healthCardSchema } from "@/lib/schemas/health-card";
 import { buildFacts, jspkg, NOW } from "../engine/facts-builder";
 
-const listing: ListingDetails = {
-  id: 1,
-  title: null,
-  description: null,
-  website_url: null,
-  status_message: null,
-  published_at: null,
-  registry_updated_at: null,
-  delisted_at: null,
-  name_fold: "weathermcp",
-};
+const listing = BARE_LISTING;
 const card = (facts: ReturnType<typeof buildFacts>) => healthCardSchema.parse(buildHealthCard(facts, listing, NOW));
 const neverHarvested = () =>
   buildFacts({
