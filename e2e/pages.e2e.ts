@@ -332,7 +332,7 @@ describe("web pages in a browser", () => {
     await page.getByRole("checkbox", { name: "remote_up" }).uncheck();
     await page.getByRole("button", { name: /^Create watch/ }).click();
     await page.getByTestId("watch-error").waitFor();
-    expect(await page.getByTestId("watch-error").textContent()).toContain("must use https");
+    expect(await page.getByTestId("watch-error").textContent()).toBe("Webhook URL must start with https:// (http is refused).");
     expect(await page.getByLabel("Server name (exact)").inputValue()).toBe(PAGE_SERVERS.pass);
     expect(await page.getByLabel("Label (optional)").inputValue()).toBe("from the browser");
     expect(await page.getByRole("checkbox", { name: "remote_up" }).isChecked()).toBe(false);
