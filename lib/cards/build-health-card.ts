@@ -1,5 +1,5 @@
 import { computeHealth } from "@/lib/engine/health";
-import { computeVerified, verifiedStatus } from "@/lib/engine/verified";
+import { verifiedStatus } from "@/lib/engine/verified";
 import { computeTrustScore, type TrustScore } from "@/lib/engine/trust-score";
 import type { Facts } from "@/lib/engine/facts";
 import type { ListingDetails } from "@/lib/facts/load-facts";
@@ -27,12 +27,14 @@ export function buildHealthCard(facts: Facts, listing: ListingDetails, now: Date
   // a package its registry answered is missing has no version to look up (nor does the harvester ask about it)
   const lookedUp = checked.filter((p) => p.exists !== false);
   const base = siteUrl();
+  // one evaluation of the contract's verified: the status says it, and whether it is only not observed yet
+  const verifiedAs = verifiedStatus(facts, now);
 
   return {
     server_name: facts.server.name,
     health,
     health_problems: problems,
-    verified: computeVerified(facts, now),
+    verified: verifiedAs === "verified",
     repo_stars: repo?.exists === false ? null : (repo?.stars ?? null),
     months_since_push: Number.isNaN(pushedMs) ? null : Math.max(0, Math.round(((now.getTime() - pushedMs) / MONTH_MS) * 10) / 10),
     repo_archived: repo?.archived ?? null,
@@ -44,7 +46,7 @@ export function buildHealthCard(facts: Facts, listing: ListingDetails, now: Date
     trust_factors: trust.factors.map((f) => ({ factor: f.factor, points: f.points, pillar: f.pillar, evidence: f.evidence, max: f.max, status: f.status })),
     trust_pillars: trust.pillars.map((p) => ({ pillar: p.pillar, points: p.points, max: p.max })),
 
-    verified_status: verifiedStatus(facts, now),
+    verified_status: verifiedAs,
     title: listing.title,
     description: listing.description,
     namespace: facts.server.namespace,

@@ -1,6 +1,6 @@
 import type { Facts } from "@/lib/engine/facts";
 import { computeHealth } from "@/lib/engine/health";
-import { computeVerified, verifiedStatus } from "@/lib/engine/verified";
+import { verifiedStatus } from "@/lib/engine/verified";
 
 /**
  * health, problems and verified of one server for change detection, from the
@@ -55,8 +55,7 @@ function factsOf(s: ServerStateInput): Facts {
 export function computeServerState(s: ServerStateInput, now = new Date(0)): ServerState {
   const facts = factsOf(s);
   const { health, problems } = computeHealth(facts, now);
-  const verified = computeVerified(facts, now);
-  // the card's verified_status "unknown": one definition for the card and for change detection
-  const verifiedPending = verifiedStatus(facts, now) === "unknown";
-  return { health, problems: [...problems], verified, verifiedPending };
+  // the card's verified_status: one definition for the card and for change detection
+  const status = verifiedStatus(facts, now);
+  return { health, problems: [...problems], verified: status === "verified", verifiedPending: status === "unknown" };
 }
