@@ -36,10 +36,10 @@ export function describeZodError(err: z.ZodError, root = "body"): string {
 export function parseWith<T>(schema: ZodType<T>, value: unknown, root = "body"): T {
   const refuse = (path: string, code: string, message: string) =>
     new ApiError("invalid_request", `${path || root}: ${message}`, { issues: [{ code, path: path ? path.split(".") : [], message }] });
-  const nul = pathOf(value, (s) => s.includes("\u0000"));
-  if (nul !== null) throw refuse(nul, "nul_character", "must not contain NUL (\\u0000) characters");
-  const lone = pathOf(value, (s) => LONE_SURROGATE.test(s));
-  if (lone !== null) throw refuse(lone, "lone_surrogate", "must be well-formed Unicode text (holds an unpaired surrogate such as \\ud800)");
+  // one walk over the input for both (it runs on every call)
+  const bad = firstBadText(value, (s) => (s.includes("\u0000") ? "nul_character" : LONE_SURROGATE.test(s) ? "lone_surrogate" : null));
+  if (bad?.fault === "nul_character") throw refuse(bad.path, bad.fault, "must not contain NUL (\\u0000) characters");
+  if (bad?.fault === "lone_surrogate") throw refuse(bad.path, bad.fault, "must be well-formed Unicode text (holds an unpaired surrogate such as \\ud800)");
   const r = schema.safeParse(value);
   // the issues ride along for the pages, which say them in their own words (app/_components/field-refusal.ts)
   if (!r.success) throw new ApiError("invalid_request", describeZodError(r.error, root), { issues: r.error.issues });
@@ -67,14 +67,20 @@ export function closedInput<T>(schema: ZodType<T>): ZodType<T> {
 /** A surrogate that is not half of a pair (matched by UTF-16 code unit: no `u` flag). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** The path ("" for the value itself) of the first string or key that `bad` holds true for, or null. */
-function pathOf(value: unknown, bad: (s: string) => boolean, path = "", depth = 0): string | null {
-  if (typeof value === "string") return bad(value) ? path : null;
+type TextFault = "nul_character" | "lone_surrogate";
+
+/** The first string or key `fault` names a fault of, with its path ("" for the value itself), or null. */
+function firstBadText(value: unknown, fault: (s: string) => TextFault | null, path = "", depth = 0): { path: string; fault: TextFault } | null {
+  if (typeof value === "string") {
+    const f = fault(value);
+    return f ? { path, fault: f } : null;
+  }
   if (typeof value !== "object" || value === null || depth > 64) return null;
   for (const [k, v] of Object.entries(value)) {
     const at = path ? `${path}.${k}` : k;
-    if (bad(k)) return at;
-    const found = pathOf(v, bad, at, depth + 1);
+    const f = fault(k);
+    if (f) return { path: at, fault: f };
+    const found = firstBadText(v, fault, at, depth + 1);
     if (found !== null) return found;
   }
   return null;
