@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
+import { jcsText } from "./canonical-json";
 import type { Facts } from "./facts";
 import { POLICIES, type PreflightPolicy } from "./policies";
 
@@ -11,7 +11,7 @@ export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
 /** The RFC 8785 canonical JSON text of a JSON value (undefined object members are left out, as in JSON). */
 export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
+  const text = jcsText(value);
   if (text === undefined) throw new TypeError("value has no JSON form");
   return text;
 }
