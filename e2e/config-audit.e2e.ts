@@ -76,7 +76,8 @@ describe("config audit page in a browser", () => {
     const alert = page.getByTestId("audit-error");
     await alert.waitFor();
     expect(await alert.getAttribute("role")).toBe("alert");
-    expect(await alert.textContent()).toMatch(/400 invalid_request: .*close brace expected \(line 5, column 2\)/);
+    // a sentence: the page put "400 invalid_request: " in front of the API's message
+    expect(await alert.textContent()).toMatch(/^The config file cannot be read: .*close brace expected \(line 5, column 2\)\.$/);
   });
 
   it("lays entries out as cards on a phone", async () => {

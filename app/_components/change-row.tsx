@@ -1,6 +1,7 @@
 import type { ChangeFeedResponse } from "@/lib/schemas/changes";
 import { Time } from "./time";
-import { compactJson, serverPagePath } from "./format";
+import { serverPagePath } from "./format";
+import { changeValueText } from "./change-values";
 
 type Change = ChangeFeedResponse["changes"][number];
 
@@ -20,7 +21,7 @@ export function ChangeRow({ change: c, showServer = true }: { change: Change; sh
         </td>
       )}
       <td className="wrap small">
-        <code>{compactJson(c.before)}</code> → <code>{compactJson(c.after)}</code>
+        <span data-testid="change-before">{changeValueText(c.before)}</span> → <span data-testid="change-after">{changeValueText(c.after)}</span>
       </td>
     </tr>
   );

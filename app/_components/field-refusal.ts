@@ -74,4 +74,5 @@ function issueSentence(issue: FieldIssue, form: FormFields, values: Record<strin
   return `${label}: ${issue.message}.`;
 }
 
-const sentenceCase = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`;
+/** A message as a sentence: a capital first, a full stop last. */
+export const sentenceCase = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? "" : "."}`;

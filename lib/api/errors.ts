@@ -45,13 +45,30 @@ export interface FieldIssue {
   format?: string;
 }
 
+/**
+ * Why a service refused, as data: the pages say it in their own words (app/watches/watch-refusal.ts). Like
+ * `issues`, never in the Error body, whose message says the same for programs and stays as the contract has it.
+ */
+export type RefusalReason =
+  | { code: "webhook_not_url" }
+  | { code: "webhook_not_https"; scheme: string }
+  | { code: "webhook_credentials" }
+  | { code: "webhook_blocked_port"; port: string }
+  /** `address` absent: a loopback name (localhost); equal to `host`: a literal address; else what `host` resolves to. */
+  | { code: "webhook_private_address"; host: string; address?: string }
+  | { code: "webhook_not_resolvable"; host: string }
+  | { code: "unknown_server"; name: string }
+  /** `granted`: the limit is one an operator granted the account, not its tier's. */
+  | { code: "watch_limit"; active: number; limit: number; tier: string; granted: boolean }
+  | { code: "no_credits"; cost: number };
+
 /** Thrown anywhere below a route or tool; the adapters turn it into the Error body. */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { retryAfter?: number; resetAt?: Date; headers?: Record<string, string>; issues?: readonly FieldIssue[] } = {},
+    readonly extra: { retryAfter?: number; resetAt?: Date; headers?: Record<string, string>; issues?: readonly FieldIssue[]; reason?: RefusalReason } = {},
   ) {
     super(message);
     this.status = ERROR_STATUS[code];

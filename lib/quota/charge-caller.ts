@@ -190,6 +190,7 @@ function unaffordable(cost: number): ApiError {
   return new ApiError(
     "payment_required",
     `the credit wallet cannot pay for this call (${cost} credit${cost === 1 ? "" : "s"}); it refills on the first day of the next UTC month`,
+    { reason: { code: "no_credits", cost } },
   );
 }
 

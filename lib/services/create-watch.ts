@@ -72,7 +72,9 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
 
   const [server] = await db.select({ id: servers.id, name: servers.name }).from(servers).where(eq(servers.name, input.server_name));
   if (!server) {
-    throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`);
+    throw new ApiError("not_found", `no server named ${JSON.stringify(input.server_name)} in the catalog (names are exact and case-sensitive)`, {
+      reason: { code: "unknown_server", name: input.server_name },
+    });
   }
 
   const outcome = await db.transaction(async (tx): Promise<{ row: WatchRow; created: boolean }> => {
@@ -110,6 +112,7 @@ export async function createWatch(db: Db, input: WatchInput, ctx: WatchServiceCo
       throw new ApiError(
         "watch_limit_reached",
         `this account has ${n} active watches, ${owner?.granted == null ? `the limit of its ${ctx.caller.tier} tier` : "the limit granted to it"} (${limit}); delete one (DELETE /v1/watch?id=…, or the catalog_watch_unsubscribe tool) or ask for more`,
+        { reason: { code: "watch_limit", active: n, limit, tier: ctx.caller.tier, granted: owner?.granted != null } },
       );
     }
     const [row] = await tx

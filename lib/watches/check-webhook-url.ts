@@ -15,17 +15,28 @@ export async function checkWebhookUrl(raw: string): Promise<string> {
   try {
     url = new URL(raw);
   } catch {
-    throw new ApiError("invalid_request", "webhook_url: not an absolute URL");
+    throw new ApiError("invalid_request", "webhook_url: not an absolute URL", { reason: { code: "webhook_not_url" } });
   }
-  if (url.protocol !== "https:") throw new ApiError("invalid_request", "webhook_url must use https (plain http is refused)");
-  if (url.username || url.password) throw new ApiError("invalid_request", "webhook_url must not carry a user name or password");
+  if (url.protocol !== "https:") {
+    throw new ApiError("invalid_request", "webhook_url must use https (plain http is refused)", { reason: { code: "webhook_not_https", scheme: url.protocol.replace(/:$/, "") } });
+  }
+  if (url.username || url.password) {
+    throw new ApiError("invalid_request", "webhook_url must not carry a user name or password", { reason: { code: "webhook_credentials" } });
+  }
   // fetch never connects to these (mail, IRC, …): such a watch was paid for and every delivery failed for 24 h
   if (FETCH_BLOCKED_PORTS.has(url.port)) {
-    throw new ApiError("invalid_request", `webhook_url port ${url.port} is refused: it is one of the ports HTTP clients never connect to (the Fetch standard's bad ports); use another port`);
+    throw new ApiError(
+      "invalid_request",
+      `webhook_url port ${url.port} is refused: it is one of the ports HTTP clients never connect to (the Fetch standard's bad ports); use another port`,
+      { reason: { code: "webhook_blocked_port", port: url.port } },
+    );
   }
   const verdict = await checkPublicHost(url.hostname);
   if (!verdict.ok) {
-    throw new ApiError("invalid_request", `webhook_url is refused: ${verdict.message}; webhooks are sent to public addresses only`);
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    throw new ApiError("invalid_request", `webhook_url is refused: ${verdict.message}; webhooks are sent to public addresses only`, {
+      reason: verdict.reason === "not_resolvable" ? { code: "webhook_not_resolvable", host } : { code: "webhook_private_address", host, address: verdict.address },
+    });
   }
   url.hash = "";
   return url.toString();

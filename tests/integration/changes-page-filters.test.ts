@@ -68,3 +68,24 @@ describe("the changes page's refusals", () => {
     expect(refusal(await render(params))).toBe(message);
   });
 });
+
+/** Each row's kind and its before and after as the page writes them (React escapes quotes and ampersands). */
+function values(html: string): [string, string, string][] {
+  const text = (s: string) => s.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
+  return [...html.matchAll(/data-kind="([^"]+)"[\s\S]*?<span data-testid="change-before">([\s\S]*?)<\/span> → <span data-testid="change-after">([\s\S]*?)<\/span>/g)].map(
+    (m) => [m[1], text(m[2]), text(m[3])],
+  );
+}
+
+// The rows showed the feed's JSON as it was: {"live":true} → {"live":false,"http_status":503}, null → {"version":…}.
+describe("the changes page's before and after", () => {
+  it("writes each side as fields a person reads: yes and no, lists joined, none for nothing", async () => {
+    const rows = values(await render({ kind: "remote_down,health_change" }));
+    expect(rows).toContainEqual(["remote_down", "live: yes", "live: no; HTTP status: 503"]);
+    expect(rows).toContainEqual(["health_change", "health: unknown", "health: issues; problems: repo_gone"]);
+    const fresh = values(await render({ kind: "server_new", server_name: "com.example/remote-only" }));
+    // in the order the database keeps the fields (jsonb's)
+    expect(fresh).toEqual([["server_new", "none", "remotes: https://mcp.example.com/mcp; version: 1.0.0; spec era: 2025-10-17; registry status: active"]]);
+    expect(JSON.stringify(rows.concat(fresh))).not.toMatch(/\\"|\{|null/);
+  });
+});

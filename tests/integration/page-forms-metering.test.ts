@@ -125,7 +125,8 @@ describe("the audit page's form without JavaScript", () => {
     expect(file.values).toMatchObject({ filename: ".mcp.json", strict: true });
 
     const other = await auditConfigAction({}, form({ config: '{"mcpServers": {}}' }));
-    expect(other.error).toMatch(/^429 rate_limited: without an API key a client IP gets 1 distinct audit per UTC day.*Try again in about \d+ (h|min|s), or use an API key\.$/);
+    // said as a sentence: the page put "429 rate_limited: " in front of the API's message
+    expect(other.error).toMatch(/^Without an API key a client IP gets 1 distinct audit per UTC day.*Try again in about \d+ (h|min|s), or use an API key\.$/);
     expect(other.values!.config).toBe('{"mcpServers": {}}');
   });
 
@@ -138,10 +139,21 @@ describe("the audit page's form without JavaScript", () => {
     expect(await walletRemaining(db, a.accountId)).toBe(4);
 
     const bad = await auditConfigAction({}, form({ config: CONFIG, api_key: "catk_nonsense" }));
-    expect(bad.error).toMatch(/^401 unauthorized: the API key in x-api-key is not valid/);
+    expect(bad.error).toBe(
+      "The API key in the form is not valid (unknown, malformed or revoked): copy it again from the account page, or leave the box empty to audit without a key.",
+    );
     const big = await auditConfigAction({}, form({ config: `{"pad": "${"x".repeat(AUDIT_MAX_BODY_BYTES)}"}`, api_key: a.key }));
-    expect(big.error).toMatch(/^413 payload_too_large: the config file is over 256 KiB/);
+    expect(big.error).toMatch(/^The config file is over 256 KiB; .*\.$/);
+    // a file it cannot read: the parser's line and column, without "400 invalid_request: " in front
+    const broken = await auditConfigAction({}, form({ config: '{"mcpServers": {"a": {"command": "npx"}', api_key: a.key }));
+    expect(broken.error).toMatch(/^The config file cannot be read: .*\(line \d+, column \d+\)\.$/);
     expect(await auditConfigAction({}, form({ config: "  " }))).toMatchObject({ error: "Paste a config file or choose one." });
     expect(await walletRemaining(db, a.accountId)).toBe(4);
+
+    const empty = await keyedAccount(db, { credits: 0 });
+    const unpaid = await auditConfigAction({}, form({ config: CONFIG, api_key: empty.key }));
+    expect(unpaid.error).toBe(
+      "The API key's account has too few credits left for this audit; its wallet refills on the first day of the next UTC month. Without a key, the audit counts against this address's free daily allowance instead.",
+    );
   });
 });

@@ -1,7 +1,8 @@
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import dns from "node:dns/promises";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { creditWallets, watches } from "@/lib/db/schema";
+import { accounts, creditWallets, watches } from "@/lib/db/schema";
 import { resetDb } from "../helpers/db";
 import { session } from "../helpers/signed-in-session";
 import { keyedAccount, loadFixtureCatalog, walletRemaining } from "../helpers/catalog-fixture";
@@ -17,6 +18,10 @@ let db: Db;
 beforeEach(async () => {
   db = await resetDb();
   await loadFixtureCatalog(db);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.env.OUTBOUND_ALLOW_HOSTS = "127.0.0.1";
 });
 
 function form(fields: Record<string, string | string[]>): FormData {
@@ -96,5 +101,67 @@ describe("the watch form's action", () => {
     expect(await createWatchAction({}, form({ server_name: "io.github.acme/weather", email: "ops@example.com", events: "security" }))).toEqual({
       error: "Your session ended; sign in again.",
     });
+  });
+
+  // the service's refusals came through as the API's Error message, written for programs: "webhook_url is refused:
+  // 10.1.2.3 is not a public address; webhooks are sent to public addresses only", "no server named \"x\" in the
+  // catalog (…)", "this account has 5 active watches, … (DELETE /v1/watch?id=…, or the catalog_watch_unsubscribe tool)"
+  it.each([
+    ["a private address", "https://10.1.2.3/hook", "Webhook URL points at 10.1.2.3, a private or loopback address: give a host name or address on the public internet."],
+    ["a loopback IPv6 address", "https://[::1]:8443/hook", "Webhook URL points at ::1, a private or loopback address: give a host name or address on the public internet."],
+    ["localhost", "https://localhost/hook", "Webhook URL names “localhost”, which is this machine itself: give a host name on the public internet."],
+    ["a user name and password", "https://user:pw@hooks.example.com/x", "Webhook URL must not hold a user name or password (the part before @): take it out. Each delivery is signed with the watch's secret instead."],
+    ["a port fetch never connects to", "https://93.184.215.14:587/hook", "Webhook URL port 587 is one HTTP clients never connect to (it belongs to mail, chat and the like): use another port, or none for 443."],
+    ["a name DNS has no address for", "https://./hook", "Webhook URL host “.” has no address in DNS: check how it is spelled."],
+  ])("says what to change about a webhook URL at %s, and spends nothing", async (_what, url, message) => {
+    process.env.OUTBOUND_ALLOW_HOSTS = "";
+    const a = await keyedAccount(db, { credits: 100 });
+    session.accountId = a.accountId;
+    const sent = await createWatchAction({}, form({ server_name: "io.github.acme/weather", webhook_url: url, events: "security" }));
+    expect(sent.error).toBe(message);
+    expect(sent.values!.webhook_url).toBe(url);
+    expect(await db.select().from(watches)).toEqual([]);
+    expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
+
+  it("says which address a webhook host resolves to when it is a private one, and when DNS has none", async () => {
+    process.env.OUTBOUND_ALLOW_HOSTS = "";
+    vi.spyOn(dns, "lookup").mockImplementation((async (host: string) => {
+      if (host === "hooks.internal.example") return [{ address: "93.184.215.14", family: 4 }, { address: "10.0.0.7", family: 4 }];
+      if (host === "gone.example") throw Object.assign(new Error("getaddrinfo ENOTFOUND gone.example"), { code: "ENOTFOUND" });
+      throw new Error(`unexpected lookup ${host}`);
+    }) as never);
+    const a = await keyedAccount(db, { credits: 100 });
+    session.accountId = a.accountId;
+    const send = (webhook_url: string) => createWatchAction({}, form({ server_name: "io.github.acme/weather", webhook_url, events: "security" }));
+    expect((await send("https://hooks.internal.example/x")).error).toBe(
+      "Webhook URL host “hooks.internal.example” resolves to 10.0.0.7, a private address: give a host that resolves to public addresses only.",
+    );
+    expect((await send("https://gone.example/x")).error).toBe("Webhook URL host “gone.example” has no address in DNS: check how it is spelled.");
+  });
+
+  it("says the catalog has no server of the name given", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    session.accountId = a.accountId;
+    const sent = await createWatchAction({}, form({ server_name: "io.github.acme/Weather", email: "ops@example.com", events: "security" }));
+    expect(sent.error).toBe("We have no server named “io.github.acme/Weather”. Names are exact and case-sensitive: copy it from the server's page, such as io.github.owner/name.");
+  });
+
+  it("says the account's watch limit, its tier's or the one granted to it, with the number", async () => {
+    const a = await keyedAccount(db, { credits: 1000 });
+    session.accountId = a.accountId;
+    const send = (email: string) => createWatchAction({}, form({ server_name: "io.github.acme/weather", email, events: "security" }));
+    for (let i = 0; i < 5; i++) expect((await send(`n${i}@example.test`)).created).toBe(true);
+    expect((await send("n5@example.test")).error).toBe("This account has reached its limit of 5 active watches, the most a registered account may have. Delete one below to make room, or ask for more.");
+    await db.update(accounts).set({ watchLimit: 3 }).where(eq(accounts.id, a.accountId));
+    expect((await send("n5@example.test")).error).toBe("This account has 5 active watches, over its limit of 3 (a limit granted to it). Delete one below to make room, or ask for more.");
+  });
+
+  it("says the credits do not cover a new watch, and its price", async () => {
+    const a = await keyedAccount(db, { credits: 5 });
+    session.accountId = a.accountId;
+    const sent = await createWatchAction({}, form({ server_name: "io.github.acme/weather", email: "ops@example.com", events: "security" }));
+    expect(sent.error).toBe("Your credits do not cover a new watch (10 credits). The wallet refills on the first day of the next UTC month.");
+    expect(await db.select().from(watches)).toEqual([]);
   });
 });
