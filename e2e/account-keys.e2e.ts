@@ -51,9 +51,20 @@ describe("account and API keys in a browser", () => {
   });
 
   it("creates a key and sends it to the account e-mail; no page shows it", async () => {
+    // a name over 40 characters is refused in words, kept in the box to be shortened, and makes no key
+    const name = page.getByLabel("Key name");
+    await name.fill("n".repeat(41));
+    await page.getByRole("button", { name: "Create a key" }).click();
+    await expect.poll(async () => (await page.locator("#create-key").getByRole("alert").textContent())?.trim()).toBe("Key name is at most 40 characters; this one has 41. No key was made.");
+    expect(await name.inputValue()).toBe("n".repeat(41));
+    expect(await page.getByTestId("key-row").count()).toBe(0);
+
+    await name.fill("  e2e laptop ");
     await page.getByRole("button", { name: "Create a key" }).click();
     await page.getByTestId("new-key-sent").waitFor();
     await expect.poll(() => page.getByTestId("key-row").count()).toBe(1);
+    expect(await page.getByTestId("key-row").getByTestId("key-name").textContent()).toBe("e2e laptop");
+    expect(await page.getByRole("columnheader").allTextContents()).toEqual(["Key", "Name", "Created", "Last used", "Actions"]);
     const shown = await page.content();
     await shot("04-key-created");
 

@@ -194,6 +194,8 @@ export const API_KEY_RANDOM_LENGTH = 32;
 export const API_KEY_CHECKSUM_LENGTH = 6;
 /** Characters of the key kept visible (prefix included), e.g. `catk_3fK9aQ`. */
 export const API_KEY_VISIBLE_LENGTH = 11;
+/** Longest name an account holder may give a key ("CI", "laptop"), counted after trimming. */
+export const API_KEY_NAME_MAX_LENGTH = 40;
 /** Live keys one account may hold at once. */
 export const MAX_API_KEYS_PER_ACCOUNT = 20;
 /** Account mail (sign-in links, replacement keys) one address may be sent per hour: nobody can flood a mailbox through us. */

@@ -2,18 +2,23 @@
 
 import { useActionState } from "react";
 import { signOut } from "next-auth/react";
+import { API_KEY_NAME_MAX_LENGTH } from "@/lib/config";
 import { createKeyAction, lostKeyAction, type KeyMailState } from "./actions";
 
 export function CreateKeyForm() {
-  const [state, action, pending] = useActionState<KeyMailState>(createKeyAction, {});
+  const [state, action, pending] = useActionState<KeyMailState, FormData>(createKeyAction, {});
   return (
     <form action={action} id="create-key">
+      {/* no maxLength: the limit counts the name trimmed, and a longer one is refused in words (key-refusal.ts) */}
+      <label htmlFor="key-name">Key name (optional, up to {API_KEY_NAME_MAX_LENGTH} characters)</label>{" "}
+      {/* React empties a form after its action: a refused name comes back to be shortened */}
+      <input id="key-name" name="name" defaultValue={state.error ? state.name : ""} placeholder="CI, laptop…" autoComplete="off" />{" "}
       <button type="submit" disabled={pending}>
         {pending ? "Creating…" : "Create a key"}
       </button>
       {state.sentTo && (
         <p className="notice" role="status" data-testid="new-key-sent">
-          We sent your new key (<code>{state.prefix}…</code>) to {state.sentTo}. The e-mail is the only place it
+          We sent your new key (<code>{state.prefix}…</code>{state.name && <>, named “{state.name}”</>}) to {state.sentTo}. The e-mail is the only place it
           appears: we keep only its hash, and keys are never shown on web pages. Send it in the <code>x-api-key</code>{" "}
           header.
         </p>

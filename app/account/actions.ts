@@ -7,32 +7,37 @@ import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
 import { ApiError } from "@/lib/api/errors";
 import { currentAccount } from "@/lib/auth/current-account";
 import { log } from "@/lib/log";
+import { keyRefusal } from "./key-refusal";
 
 export interface KeyMailState {
   sentTo?: string;
   /** The new key's visible prefix (its value is only in the e-mail: the key is hidden from web pages). */
   prefix?: string;
+  /** The new key's name as kept; on an error, the name as typed, which the form shows again. */
+  name?: string;
   error?: string;
 }
 
 /** Makes a key and sends it to the account's e-mail address; the page never shows its value. */
-async function mailKey(reason: NewKeyReason): Promise<KeyMailState> {
+async function mailKey(reason: NewKeyReason, typedName = ""): Promise<KeyMailState> {
   const account = await currentAccount();
-  if (!account) return { error: "Your session ended; sign in again." };
+  if (!account) return { error: "Your session ended; sign in again.", name: typedName };
   try {
-    const { to, prefix } = await mailNewKey(account.id, reason);
+    const { to, prefix, name } = await mailNewKey(account.id, reason, { name: typedName });
     log.info(reason === "lost" ? "replacement api key sent" : "api key created and sent", { accountId: account.id, prefix });
     revalidatePath("/account");
-    return { sentTo: to, prefix };
+    return { sentTo: to, prefix, ...(name ? { name } : {}) };
   } catch (err) {
-    if (err instanceof ApiError) return { error: err.message };
+    if (err instanceof ApiError) return { error: keyRefusal(err, typedName), name: typedName };
     log.error("api key mail failed", { accountId: account.id, error: err instanceof Error ? err.message : String(err) });
-    return { error: "The e-mail with the new key could not be sent, so no key was made. Try again in a few minutes." };
+    return { error: "The e-mail with the new key could not be sent, so no key was made. Try again in a few minutes.", name: typedName };
   }
 }
 
-export async function createKeyAction(_prev: KeyMailState): Promise<KeyMailState> {
-  return mailKey("created");
+/** The key form: an optional name (a field other than text, or none, is no name). */
+export async function createKeyAction(_prev: KeyMailState, form: FormData): Promise<KeyMailState> {
+  const name = form.get("name");
+  return mailKey("created", typeof name === "string" ? name : "");
 }
 
 export async function lostKeyAction(_prev: KeyMailState): Promise<KeyMailState> {

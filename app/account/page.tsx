@@ -61,6 +61,7 @@ export default async function AccountPage() {
             <thead>
               <tr>
                 <th scope="col">Key</th>
+                <th scope="col">Name</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">
@@ -74,6 +75,7 @@ export default async function AccountPage() {
                   <td>
                     <code>{k.prefix}…</code>
                   </td>
+                  <td data-testid="key-name">{k.name ?? <span className="muted">none</span>}</td>
                   <td>{day(k.createdAt)}</td>
                   <td>{day(k.lastUsedAt)}</td>
                   <td>
@@ -103,7 +105,8 @@ export default async function AccountPage() {
             <ul>
               {revoked.map((k) => (
                 <li key={k.keyId}>
-                  <code>{k.prefix}…</code> revoked {day(k.revokedAt)}
+                  <code>{k.prefix}…</code>
+                  {k.name && <> “{k.name}”</>} revoked {day(k.revokedAt)}
                 </li>
               ))}
             </ul>

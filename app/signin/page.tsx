@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import { devMailboxEnabled } from "@/lib/config";
-import { csrfCookieName, csrfTokenOf } from "@/lib/auth/csrf-token";
+import { callbackUrlCookieName, csrfCookieName, csrfTokenOf } from "@/lib/auth/csrf-token";
 import { authBaseUrl } from "@/lib/auth/auth-options";
+import { returnPath } from "@/lib/auth/return-path";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
@@ -16,25 +17,19 @@ const ERRORS: Record<string, string> = {
 // a parameter given twice arrives as an array (`?callbackUrl=/a&callbackUrl=/b`): the first counts, as on /changes
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
-/**
- * Where the form sends the reader once signed in: a path on this site, else /account. next-auth sends a refused
- * address back here with the callbackUrl made absolute (`http://host/watches?server=…`): a URL of this site's own
- * origin is that path, or the next try signed the reader in to /account instead of the page they were going to.
- */
-function returnPath(callbackUrl: string | undefined): string {
-  if (callbackUrl?.startsWith("/")) return callbackUrl;
-  if (!callbackUrl || !URL.canParse(callbackUrl)) return "/account";
-  const url = new URL(callbackUrl);
-  return url.origin === new URL(authBaseUrl()).origin ? `${url.pathname}${url.search}${url.hash}` : "/account";
-}
-
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const sp = await searchParams;
-  const callbackUrl = one(sp.callbackUrl);
   const error = one(sp.error);
-  const target = returnPath(callbackUrl);
+  const [jar, h] = await Promise.all([cookies(), headers()]);
+  // An expired or used sign-in link lands here as /signin?error=Verification (next-auth's error redirect drops
+  // the callbackUrl), the page it was for only in next-auth's callback-url cookie, which that link's callback set
+  // (or the request for it did): without it, the new link went to /account. Only on an error: a plain visit to
+  // /signin is not sent to whatever page an older sign-in or sign-out left in the cookie.
+  const callbackUrl = one(sp.callbackUrl) ?? (error ? jar.get(callbackUrlCookieName(h))?.value : undefined);
+  // a path on this site (next-auth sends a refused address back with it made absolute), else /account
+  const target = returnPath(callbackUrl, authBaseUrl());
   // the cookie middleware.ts makes sure of, so the form also works as a plain HTML post (no JavaScript)
-  const csrfToken = csrfTokenOf((await cookies()).get(csrfCookieName(await headers()))?.value);
+  const csrfToken = csrfTokenOf(jar.get(csrfCookieName(h))?.value);
   return (
     <>
       <h1>Sign in</h1>

@@ -3,6 +3,8 @@ import { ApiError } from "@/lib/api/errors";
 import { MAX_API_KEYS_PER_ACCOUNT } from "@/lib/config";
 import { getDb, type Queryable } from "@/lib/db/client";
 import { accounts, apiKeys } from "@/lib/db/schema";
+import { parseWith } from "@/lib/api/request";
+import { newApiKeyInputSchema } from "@/lib/schemas/api-key";
 import { apiKeyPrefix, generateApiKey, hashApiKey } from "./api-key-format";
 import { newId } from "./new-id";
 
@@ -11,6 +13,8 @@ export interface CreatedApiKey {
   key: string;
   keyId: string;
   prefix: string;
+  /** The name as kept (normalised), or null. */
+  name: string | null;
   createdAt: Date;
 }
 
@@ -25,8 +29,12 @@ export async function assertRoomForKey(db: Queryable, accountId: string): Promis
   }
 }
 
-/** Creates a key for an account; only its SHA-256 and visible prefix are stored. */
-export async function createApiKey(accountId: string, opts: { db?: Queryable } = {}): Promise<CreatedApiKey> {
+/**
+ * Creates a key for an account; only its SHA-256, visible prefix and optional name are stored. A name over the
+ * limit is a 400 whose issues name the `name` field (the account page says it in its own words).
+ */
+export async function createApiKey(accountId: string, opts: { db?: Queryable; name?: string | null } = {}): Promise<CreatedApiKey> {
+  const { name } = parseWith(newApiKeyInputSchema, { name: opts.name });
   const db = opts.db ?? (await getDb());
   return db.transaction(async (tx) => {
     // One account's key creations run one at a time (the account row's lock): a count taken outside a lock let
@@ -38,8 +46,8 @@ export async function createApiKey(accountId: string, opts: { db?: Queryable } =
     const prefix = apiKeyPrefix(key);
     const [row] = await tx
       .insert(apiKeys)
-      .values({ id: keyId, accountId, prefix, hash: hashApiKey(key) })
+      .values({ id: keyId, accountId, prefix, hash: hashApiKey(key), name })
       .returning({ createdAt: apiKeys.createdAt });
-    return { key, keyId, prefix, createdAt: row.createdAt };
+    return { key, keyId, prefix, name, createdAt: row.createdAt };
   });
 }

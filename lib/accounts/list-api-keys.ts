@@ -5,6 +5,8 @@ import { apiKeys } from "@/lib/db/schema";
 export interface ApiKeySummary {
   keyId: string;
   prefix: string;
+  /** What the account holder called the key, or null. */
+  name: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -17,6 +19,7 @@ export async function listApiKeys(accountId: string, opts: { db?: Queryable } = 
     .select({
       keyId: apiKeys.id,
       prefix: apiKeys.prefix,
+      name: apiKeys.name,
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,

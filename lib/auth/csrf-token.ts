@@ -29,6 +29,16 @@ export function csrfCookieName(h: HeaderReader): string {
   return `${secureCookies(h) ? "__Host-" : ""}next-auth.csrf-token`;
 }
 
+/**
+ * The cookie where next-auth keeps the address a sign-in returns to (core/lib/cookie.js: `__Secure-`, not
+ * `__Host-`, on https). Every /api/auth request carrying a callbackUrl sets it, the sign-in link's callback
+ * included, and its error redirect keeps it: the sign-in page reads it when an expired or used link lands
+ * there without a callbackUrl in the address.
+ */
+export function callbackUrlCookieName(h: HeaderReader): string {
+  return `${secureCookies(h) ? "__Secure-" : ""}next-auth.callback-url`;
+}
+
 const tokenHash = (token: string) =>
   createHash("sha256")
     .update(`${token}${authOptions().secret}`)

@@ -60,7 +60,24 @@ describe("accounts", () => {
     expect(JSON.stringify(row)).not.toContain(created.key);
     expect(row.prefix).toBe(created.key.slice(0, 11));
     const listed = await listApiKeys(a.id, { db });
-    expect(listed).toEqual([{ keyId: created.keyId, prefix: created.prefix, createdAt: expect.any(Date), lastUsedAt: null, revokedAt: null }]);
+    expect(listed).toEqual([{ keyId: created.keyId, prefix: created.prefix, name: null, createdAt: expect.any(Date), lastUsedAt: null, revokedAt: null }]);
+  });
+
+  it("keeps a key's optional name trimmed, one space for any run of blanks, and refuses one over 40 characters", async () => {
+    const a = await createAccount({ email: "named@example.test" }, { db });
+    const named = await createApiKey(a.id, { db, name: "  CI\t runner\n " });
+    expect(named.name).toBe("CI runner");
+    const blank = await createApiKey(a.id, { db, name: "   " });
+    expect(blank.name).toBeNull();
+    const longest = await createApiKey(a.id, { db, name: ` ${"n".repeat(40)} ` });
+    expect(longest.name).toBe("n".repeat(40));
+    await expect(createApiKey(a.id, { db, name: "n".repeat(41) })).rejects.toMatchObject({
+      code: "invalid_request",
+      message: "name: name must be at most 40 characters",
+      extra: { issues: [expect.objectContaining({ code: "too_big", path: ["name"], maximum: 40 })] },
+    });
+    const listed = await listApiKeys(a.id, { db });
+    expect(listed.map((k) => k.name).sort()).toEqual(["CI runner", "n".repeat(40), null].sort());
   });
 
   it("issues a key to an operator with the operator secret only (POST /api/admin/keys, npm run key:create)", async () => {

@@ -18,6 +18,8 @@ export const apiKeys = pgTable(
     prefix: text("prefix").notNull(),
     /** Hex SHA-256 of the whole key. */
     hash: text("hash").notNull(),
+    /** What the account holder calls the key ("CI", "laptop"), at most 40 characters, trimmed; null when unnamed. */
+    name: text("name"),
     createdAt: createdAt(),
     lastUsedAt: tstz("last_used_at"),
     revokedAt: tstz("revoked_at"),

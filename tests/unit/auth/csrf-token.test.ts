@@ -55,4 +55,14 @@ describe("the sign-in page's csrf cookie", () => {
     expect(cookie.options.secure).toBe(true);
     expect(csrf.csrfCookieName(none)).toBe("__Host-next-auth.csrf-token");
   });
+
+  it("names next-auth's callback-url cookie as next-auth does: __Secure- (not __Host-) on https", () => {
+    const { defaultCookies } = require(path.join(path.dirname(require.resolve("next-auth")), "core/lib/cookie.js")) as {
+      defaultCookies(secure: boolean): { callbackUrl: { name: string } };
+    };
+    expect(csrf.callbackUrlCookieName(none)).toBe(defaultCookies(false).callbackUrl.name);
+    process.env.NEXTAUTH_URL = "https://preflight.example";
+    expect(csrf.callbackUrlCookieName(none)).toBe(defaultCookies(true).callbackUrl.name);
+    expect(csrf.callbackUrlCookieName(none)).toBe("__Secure-next-auth.callback-url");
+  });
 });

@@ -5,8 +5,12 @@ import { renderToStaticMarkup } from "react-dom/server";
 // vitest compiles the page's JSX to React.createElement (Next's build uses the automatic runtime)
 (globalThis as { React?: typeof React }).React = React;
 
-// The page reads its csrf cookie through next/headers; no cookie is the first visit's state.
-vi.mock("next/headers", () => ({ headers: async () => new Headers(), cookies: async () => ({ get: () => undefined }) }));
+// The page reads its cookies through next/headers; none is the first visit's state.
+const jar = vi.hoisted(() => new Map<string, string>());
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers(),
+  cookies: async () => ({ get: (name: string) => (jar.has(name) ? { name, value: jar.get(name) } : undefined) }),
+}));
 
 const saved = { secret: process.env.NEXTAUTH_SECRET, url: process.env.NEXTAUTH_URL };
 beforeAll(() => {
@@ -44,8 +48,25 @@ describe("the sign-in page's query parameters", () => {
     expect(await render({ callbackUrl: "http://localhost:3000/watches?server=io.github.acme%2Fweather", error: "EmailSignin" })).toContain(
       'name="callbackUrl" value="/watches?server=io.github.acme%2Fweather"',
     );
-    for (const other of ["http://localhost:3001/watches", "https://localhost:3000/watches", "http://evil.example/watches", "javascript:alert(1)", "http://x:99999"]) {
+    for (const other of ["//evil.example/x", "/\\evil.example/x", "http://localhost:3000//evil.example/x", "http://localhost:3001/watches", "https://localhost:3000/watches", "http://evil.example/watches", "javascript:alert(1)", "http://x:99999"]) {
       expect(await render({ callbackUrl: other }), other).toContain('name="callbackUrl" value="/account"');
+    }
+  });
+
+  // an expired or used link lands on /signin?error=Verification, the page it was for only in next-auth's cookie
+  it("takes the page from next-auth's callback-url cookie after an error with no callbackUrl, same-origin only", async () => {
+    try {
+      jar.set("next-auth.callback-url", "http://localhost:3000/watches?server=a");
+      expect(await render({ error: "Verification" })).toContain('name="callbackUrl" value="/watches?server=a"');
+      // the address's own callbackUrl comes first; a plain visit is not sent to the page an older sign-in left
+      expect(await render({ error: "Verification", callbackUrl: "/changes" })).toContain('name="callbackUrl" value="/changes"');
+      expect(await render({})).toContain('name="callbackUrl" value="/account"');
+      for (const other of ["//evil.example/x", "https://evil.example", "http://localhost:3000//evil.example/x"]) {
+        jar.set("next-auth.callback-url", other);
+        expect(await render({ error: "Verification" }), other).toContain('name="callbackUrl" value="/account"');
+      }
+    } finally {
+      jar.clear();
     }
   });
 });
