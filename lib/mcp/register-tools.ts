@@ -7,6 +7,7 @@ import { registerAuditTool } from "./tools/audit-tool";
 import { registerAccountTools } from "./tools/account-tools";
 import { answerProtocolErrors } from "./protocol-errors";
 import { advertiseOutputSchemas } from "./output-schemas";
+import { advertiseInputSchemas } from "./input-schemas";
 
 /** The fifteen tools of the contract, in its order of importance for an agent. */
 export const TOOL_NAMES = [
@@ -29,7 +30,8 @@ export const TOOL_NAMES = [
 
 /**
  * Registers every tool on a fresh server (the endpoint is stateless: one server
- * per request), each with the output schema its structured content matches.
+ * per request), each with the input schema it parses with (input-schemas.ts) and
+ * the output schema its structured content matches (output-schemas.ts).
  * Input is validated by each tool with the REST schema, so a bad argument is a
  * tool error with `invalid_request` like a REST 400, rather than the SDK's own
  * protocol-level message; a request that is not a well-formed call (or names no
@@ -45,6 +47,7 @@ export function registerTools(server: McpServer): void {
   registerAuditTool(server);
   registerAccountTools(server);
   // after the tools: the SDK adds its tools/list and tools/call handlers with the first one
+  advertiseInputSchemas(server);
   advertiseOutputSchemas(server);
   answerProtocolErrors(server, TOOL_NAMES);
   // McpServer claims listChanged: true with its first tool, but the list is fixed while a process runs and no

@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, type ZodType } from "zod";
-import { closedInput, NO_INPUT, parseWith } from "@/lib/api/request";
+import { parseWith } from "@/lib/api/request";
 import { ApiError } from "@/lib/api/errors";
 import { admitCaller, chargeCaller, currentWindows, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type KeylessAllowance, type QuotaState } from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -8,6 +8,7 @@ import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { RESPONSE_COMPONENTS, ResponseComponent } from "@/lib/openapi/operations";
 import { toolData, toolError } from "./tool-result";
 import { declareToolOutput } from "./output-schemas";
+import { declareToolInput, toolInputZod } from "./input-schemas";
 
 export interface ToolContext {
   caller: Caller;
@@ -109,7 +110,7 @@ export interface ToolDefinition<I, O extends ResponseComponent> {
 
 /** Registers one tool whose body runs through runTool (quota, errors) and answers data + a summary line. */
 export function defineTool<I, O extends ResponseComponent>(server: McpServer, def: ToolDefinition<I, O>): void {
-  const schema = toolInputSchema(def.schema);
+  const schema = toolInputZod(def.schema);
   const handler = async (args: unknown, extra: Extra) =>
     runTool(extra, args, schema as ZodType<I>, def.options ?? {}, async (input, ctx) => {
       const { data, summary } = await def.run(input, ctx);
@@ -131,13 +132,6 @@ export function defineTool<I, O extends ResponseComponent>(server: McpServer, de
     },
     handler as never,
   );
+  declareToolInput(server, def.name, def.schema);
   declareToolOutput(server, def.name, def.output);
-}
-
-/**
- * A tool's arguments are closed, as its REST twin's query is: an agent that misspells an argument (`limt`) must
- * hear so rather than get the default silently. A tool without input takes no arguments at all.
- */
-function toolInputSchema<I>(schema: ZodType<I> | null): ZodType {
-  return schema ? closedInput(schema) : NO_INPUT;
 }

@@ -1,7 +1,6 @@
-import { z, type ZodType } from "zod";
 import { ENGINE_VERSION } from "@/lib/engine/engine-version";
 import { API_OPERATIONS, REQUEST_COMPONENTS, RESPONSE_COMPONENTS, type ApiOperation } from "./operations";
-import { jsonSchemaOf } from "./json-schema-of";
+import { inputObjectSchema, jsonSchemaOf } from "./json-schema-of";
 
 type Json = Record<string, unknown>;
 
@@ -78,13 +77,10 @@ function parametersOf(op: ApiOperation): Json[] {
     params.push({ name, in: "path", required: true, description: op.paramDocs?.[name], schema: jsonSchemaOf(schema, "input") });
   }
   if (op.query) {
-    const q = jsonSchemaOf(op.query, "input") as { properties?: Record<string, Json>; required?: string[] };
-    const shape = op.query instanceof z.ZodObject ? op.query.shape : {};
+    // defaults filled in as parsing gives them, descriptions from the zod schema (MCP's tools/list shows the same)
+    const q = inputObjectSchema(op.query) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(q.properties ?? {})) {
-      // zod drops a default from the input side of a pipe (integerParam): what an absent value becomes is it
-      const absent = (shape[name] as ZodType | undefined)?.safeParse(undefined);
-      const withDefault = absent?.success && absent.data !== undefined && !("default" in schema) ? { ...schema, default: absent.data } : schema;
-      params.push({ name, in: "query", required: (q.required ?? []).includes(name), description: op.paramDocs?.[name], schema: withDefault });
+      params.push({ name, in: "query", required: (q.required ?? []).includes(name), description: op.paramDocs?.[name] ?? schema.description, schema });
     }
   }
   for (const p of params) if (p.description === undefined) delete p.description;

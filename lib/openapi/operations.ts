@@ -84,7 +84,10 @@ export interface ApiOperation {
   query?: ZodType;
   /** Path parameters: name → schema. */
   pathParams?: Record<string, ZodType>;
-  /** Words for parameters the schema cannot say (how a list is written, what a cursor is). */
+  /**
+   * Words for a path parameter, or in place of a query parameter's own: a query parameter is described by its
+   * zod schema (`.describe()` in lib/schemas), which MCP's tools/list shows too, so the two cannot drift.
+   */
   paramDocs?: Record<string, string>;
   body?: { component: RequestComponent } | { raw: { description: string; contentTypes: string[] } };
   /** `text`: an example of a text/plain answer, `textSchema` what every such answer matches. */
@@ -190,7 +193,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "optional",
     cost: `${credits(CREDIT_COSTS.search)} per distinct query a day; ${ANON}`,
     query: searchQuerySchema,
-    paramDocs: { q: "2 to 200 characters after trimming", limit: "1 to 50, default 20" },
     response: { status: 200, description: "SearchResult", component: "SearchResult" },
     errors: [400, 401, 402, 429],
     mcpTool: "catalog_search",
@@ -206,7 +208,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "optional",
     cost: `${credits(CREDIT_COSTS.lookup)} per server a day; ${ANON}`,
     query: serverNameQuerySchema,
-    paramDocs: { name: "the exact canonical server name, e.g. io.github.owner/name" },
     response: { status: 200, description: "HealthCard plus ok", component: "HealthCardResponse" },
     errors: [400, 401, 402, 404, 429],
     mcpTool: "catalog_lookup",
@@ -222,7 +223,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "optional",
     cost: `${credits(CREDIT_COSTS.lookalikes)} per server a day; ${ANON}`,
     query: serverNameQuerySchema,
-    paramDocs: { name: "the exact canonical server name" },
     response: { status: 200, description: "LookalikesResult", component: "LookalikesResult" },
     errors: [400, 401, 402, 404, 429],
     mcpTool: "catalog_lookalikes",
@@ -252,7 +252,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "none",
     cost: "unmetered",
     query: recentQuerySchema,
-    paramDocs: { limit: "1 to 100, default 20", cursor: "next_cursor of the previous page" },
     response: { status: 200, description: "RecentResult", component: "RecentResult" },
     errors: [400],
     mcpTool: "catalog_recent",
@@ -283,13 +282,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "none",
     cost: "unmetered",
     query: changeFeedQuerySchema,
-    paramDocs: {
-      since: "an opaque cursor (next_cursor of an earlier page): the changes after it",
-      before: "an opaque cursor (older_cursor of a page read without since): the page older than it",
-      limit: "1 to 500, default 100",
-      kind: "one change kind or a comma-separated list: server_new, remote_down, remote_up, tools_changed, health_change, verified_change, security, endpoint_moved, registry_status, spec_era_change",
-      server_name: "one exact canonical server name",
-    },
     response: { status: 200, description: "ChangeFeed", component: "ChangeFeed" },
     errors: [400],
     mcpTool: "catalog_changes",
@@ -333,7 +325,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "required",
     cost: "key only",
     query: watchDeleteQuerySchema,
-    paramDocs: { id: "the watch id (wat_…)" },
     response: { status: 200, description: "WatchDeleteResponse", component: "WatchDeleteResponse" },
     errors: [400, 401, 404],
     mcpTool: "catalog_watch_unsubscribe",
@@ -348,7 +339,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "required",
     cost: "key only",
     query: watchDeliveriesQuerySchema,
-    paramDocs: { id: "the watch id (wat_…)", limit: "1 to 100, default 20" },
     response: { status: 200, description: "WatchDeliveriesResponse", component: "WatchDeliveriesResponse" },
     errors: [400, 401, 404],
   },
@@ -362,7 +352,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "required",
     cost: "key only",
     query: watchDeleteQuerySchema,
-    paramDocs: { id: "the watch id (wat_…)" },
     response: { status: 200, description: "WatchRotateResponse", component: "WatchRotateResponse" },
     errors: [400, 401, 404],
   },
@@ -390,7 +379,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "optional",
     cost: `${credits(CREDIT_COSTS.config_audit)} per distinct config a day (up to 100 entries); without a key one config of up to 25 entries per IP a day`,
     query: auditQuerySchema,
-    paramDocs: { strict: "1 or true: REVIEW and UNKNOWN fail too (exit code 2)", filename: "a file name or path (.vscode/mcp.json) that tells the syntax and the client" },
     body: { raw: { description: "The config file as it is on disk: JSON, JSON with comments, TOML or YAML, up to 256 KiB", contentTypes: ["text/plain", "application/json", "application/toml"] } },
     response: { status: 200, description: "AuditResult (or text/plain lines)", component: "AuditResult" },
     errors: [400, 401, 402, 413, 429],
@@ -407,7 +395,6 @@ export const API_OPERATIONS: ApiOperation[] = [
     auth: "none",
     cost: "unmetered",
     query: resolveQuerySchema,
-    paramDocs: { filename: "a file name or path that tells the syntax and the client" },
     body: { raw: { description: "The config file as it is on disk", contentTypes: ["text/plain", "application/json", "application/toml"] } },
     response: { status: 200, description: "ResolveResult", component: "ResolveResult" },
     errors: [400, 413],

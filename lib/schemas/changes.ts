@@ -17,14 +17,16 @@ const kindFilterSchema = z
 export const changeFeedQuerySchema = z
   .strictObject({
     /** Changes after this cursor, oldest first (polling forward). */
-    since: z.string().min(1).max(200).optional(),
+    since: z.string().min(1).max(200).optional().describe("an opaque cursor (next_cursor of an earlier page): the changes after it"),
     /** Changes before this cursor: the page just older than it (browsing back from the newest page). */
-    before: z.string().min(1).max(200).optional(),
+    before: z.string().min(1).max(200).optional().describe("an opaque cursor (older_cursor of a page read without since): the page older than it"),
     // digits or a JSON integer, as search and recent take it: z.coerce took true, [2], "1e2" and "0x10" too
-    limit: integerParam("limit", 1, CHANGE_FEED_MAX_LIMIT).default(CHANGE_FEED_DEFAULT_LIMIT),
-    kind: kindFilterSchema.optional(),
+    limit: integerParam("limit", 1, CHANGE_FEED_MAX_LIMIT)
+      .default(CHANGE_FEED_DEFAULT_LIMIT)
+      .describe(`how many changes, 1 to ${CHANGE_FEED_MAX_LIMIT} (default ${CHANGE_FEED_DEFAULT_LIMIT})`),
+    kind: kindFilterSchema.optional().describe(`one change kind or a comma-separated list: ${CHANGE_KINDS.join(", ")}; every kind when left out`),
     /** One exact server name: that server's changes only. */
-    server_name: z.string().min(1).max(300).optional(),
+    server_name: z.string().min(1).max(300).optional().describe("one exact canonical server name: that server's changes only"),
   })
   .refine((q) => q.since === undefined || q.before === undefined, { message: "since and before cannot be used together", path: ["before"] });
 export type ChangeFeedQuery = z.infer<typeof changeFeedQuerySchema>;

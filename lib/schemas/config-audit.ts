@@ -9,11 +9,16 @@ import { AUDIT_FILENAME_MAX_CHARS } from "@/lib/config";
 const flag = flagParam.optional();
 
 /** A file name or path (`.vscode/mcp.json`) that tells the syntax and the client; optional. */
-const filenameSchema = z.string().min(1).max(AUDIT_FILENAME_MAX_CHARS).optional();
+const filenameSchema = z
+  .string()
+  .min(1)
+  .max(AUDIT_FILENAME_MAX_CHARS)
+  .optional()
+  .describe("the file's name or path (.vscode/mcp.json), which tells its syntax and the client it is for");
 
 export const auditQuerySchema = z.strictObject({
-  strict: flag.default(false),
-  policy_id: policyIdSchema.default("builtin:baseline"),
+  strict: flag.default(false).describe("true (or 1): REVIEW and UNKNOWN fail too, with exit code 2 (default false)"),
+  policy_id: policyIdSchema.default("builtin:baseline").describe("the immutable built-in policy each entry is judged under (default builtin:baseline)"),
   filename: filenameSchema,
 });
 export type AuditQuery = z.output<typeof auditQuerySchema>;

@@ -4,7 +4,7 @@ import { VERIFIED_STATUSES } from "@/lib/engine/verified";
 import { FACTOR_STATUSES, TRUST_PILLARS } from "@/lib/engine/trust/trust-factor";
 import { factsSchema } from "@/lib/engine/facts";
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
-import { integerParam, requiredText } from "./params";
+import { integerParam, serverNameParam } from "./params";
 
 // Zod mirrors of the contract's HealthCard and SearchResult (spec/interface.md), strict: every field the
 // contract lists is required, and the further fields the card carries (the contract allows them) are
@@ -126,20 +126,32 @@ export const searchResultSchema = z.strictObject({
 });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-/** Query of GET /v1/search: q at least 2 characters, limit 1–50 (default 20); the route closes it (no other parameter). */
+/**
+ * Query of GET /v1/search and catalog_search's arguments: q at least 2 characters, limit 1–50 (default 20); the
+ * route closes it (no other parameter). q is trimmed before its length is checked, on REST, MCP and the home
+ * page's box alike (one schema): " a " is one character, and "  weather  " searches for "weather".
+ */
 export const searchQuerySchema = z.object({
   q: z
     // "required" only when q is absent: a q of another type (a JSON number in MCP arguments) says so
     .string({ error: (issue) => (issue.input === undefined ? "q is required" : "q must be a string") })
     .transform((s) => s.trim())
-    .pipe(z.string().min(SEARCH_QUERY_MIN, `q must be at least ${SEARCH_QUERY_MIN} characters`).max(SEARCH_QUERY_MAX))
-    .meta({ minLength: SEARCH_QUERY_MIN, maxLength: SEARCH_QUERY_MAX }),
+    .pipe(
+      z
+        .string()
+        .min(SEARCH_QUERY_MIN, `q must be at least ${SEARCH_QUERY_MIN} characters, not counting whitespace at either end`)
+        .max(SEARCH_QUERY_MAX, `q must be at most ${SEARCH_QUERY_MAX} characters, not counting whitespace at either end`),
+    )
+    // JSON Schema cannot say "after trimming": the bounds are shown on the text as sent, and the words say the rest
+    .meta({ minLength: SEARCH_QUERY_MIN, maxLength: SEARCH_QUERY_MAX })
+    .describe(`search text: server name, title or description words; ${SEARCH_QUERY_MIN} to ${SEARCH_QUERY_MAX} characters after whitespace at either end is trimmed`),
   limit: integerParam("limit", 1, SEARCH_LIMIT_MAX)
-    .default(SEARCH_LIMIT_DEFAULT),
+    .default(SEARCH_LIMIT_DEFAULT)
+    .describe(`how many results, 1 to ${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT})`),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 /** Query of GET /v1/server and the lookalikes: one exact canonical name. */
 export const serverNameQuerySchema = z.object({
-  name: requiredText("name").min(1).max(300),
+  name: serverNameParam("name"),
 });

@@ -3,7 +3,7 @@ import { factsSchema } from "@/lib/engine/facts";
 import { FINDING_OUTCOMES, POLICY_IDS, RULESET_ID } from "@/lib/engine/policies";
 import { RULE_STAGES } from "@/lib/engine/ruleset";
 import { DECISIONS, DECISION_SCOPE, REASON_RESULTS } from "@/lib/engine/types";
-import { requiredText } from "./params";
+import { requiredText, serverNameParam } from "./params";
 
 // Zod mirrors of the contract's preflight resources (spec/interface.md). `.strict()` (z.strictObject) wherever
 // the contract calls an object closed or the issue asks for a strict mirror; every listed field is required
@@ -15,10 +15,14 @@ export const policyIdSchema = z.enum(POLICY_IDS);
 export const decisionSchema = z.enum(DECISIONS);
 export const reasonResultSchema = z.enum(REASON_RESULTS);
 
+// the words of each field are shown by /v1/openapi.json and by MCP's tools/list (catalog_preflight, catalog_stamp)
 export const preflightInputSchema = z.strictObject({
-  server_name: requiredText("server_name").min(1).max(300),
-  policy_id: policyIdSchema.default("builtin:baseline"),
-  refresh: z.enum(["never", "if_stale"]).default("never"),
+  server_name: serverNameParam("server_name"),
+  policy_id: policyIdSchema.default("builtin:baseline").describe("the immutable built-in policy to decide under (default builtin:baseline)"),
+  refresh: z
+    .enum(["never", "if_stale"])
+    .default("never")
+    .describe("never (default): decide on stored evidence; if_stale: first re-probe the server's stored endpoints if their liveness is stale (needs an API key)"),
 });
 export type PreflightInput = z.infer<typeof preflightInputSchema>;
 
@@ -164,8 +168,8 @@ export type EvaluationDetailResponse = z.infer<typeof evaluationDetailResponseSc
 /** GET /v1/stamp query: the preflight input under query names (`name` for server_name); closed. */
 export const stampInputSchema = z
   .strictObject({
-    name: requiredText("name").min(1).max(300),
-    policy_id: policyIdSchema.default("builtin:baseline"),
-    refresh: z.enum(["never", "if_stale"]).default("never"),
+    name: serverNameParam("name"),
+    policy_id: preflightInputSchema.shape.policy_id,
+    refresh: preflightInputSchema.shape.refresh,
   })
   .transform(({ name, ...rest }): PreflightInput => ({ server_name: name, ...rest }));

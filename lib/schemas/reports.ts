@@ -30,8 +30,9 @@ export type StatsReport = z.infer<typeof statsReportSchema>;
 
 export const recentQuerySchema = z.object({
   limit: integerParam("limit", 1, RECENT_LIMIT_MAX)
-    .default(RECENT_LIMIT_DEFAULT),
-  cursor: z.string().min(1).max(500).optional(),
+    .default(RECENT_LIMIT_DEFAULT)
+    .describe(`how many servers, newest first, 1 to ${RECENT_LIMIT_MAX} (default ${RECENT_LIMIT_DEFAULT})`),
+  cursor: z.string().min(1).max(500).optional().describe("next_cursor of the previous page"),
 });
 export type RecentQuery = z.infer<typeof recentQuerySchema>;
 

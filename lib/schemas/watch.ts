@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { WATCH_EVENT_KINDS } from "@/lib/harvest/record-changes";
 import { dateTimeSchema } from "./preflight";
-import { integerParam, requiredText } from "./params";
+import { integerParam, requiredText, serverNameParam } from "./params";
 
 // Zod mirrors of the watch resources (contract: POST/GET/DELETE /v1/watch, DESIGN §3, §8).
 
@@ -13,7 +13,7 @@ export const watchIdSchema = z.string().regex(/^wat_[0-9a-z]{16}$/, "not a watch
 /** The closed request body of POST /v1/watch. Fields left out take their defaults: every event kind, no label. */
 export const watchInputSchema = z
   .strictObject({
-    server_name: requiredText("server_name").min(1).max(300),
+    server_name: serverNameParam("server_name"),
     webhook_url: z
       .url({ message: "webhook_url must be an absolute URL" })
       // its own message: without one a too-long URL took the url() message and was called "not absolute"
@@ -26,14 +26,16 @@ export const watchInputSchema = z
           return scheme === "https" ? "webhook_url must start with https:// and a host name" : `webhook_url must use https (${scheme} is refused)`;
         },
       })
-      .optional(),
-    email: z.email().max(254).optional(),
+      .optional()
+      .describe("https URL that receives each notification as a POST signed with X-Catalog-Signature (sha256=HMAC of the body with the watch secret)"),
+    email: z.email().max(254).optional().describe("an e-mail address to notify (one not the account's own is asked to confirm first); give webhook_url, email or both"),
     events: z
       .array(watchEventKindSchema)
       .min(1, "events must name at least one kind (leave it out for all five)")
       .transform((list) => WATCH_EVENT_KINDS.filter((k) => list.includes(k)))
-      .optional(),
-    label: z.string().max(200).optional(),
+      .optional()
+      .describe(`the event kinds to notify of: ${WATCH_EVENT_KINDS.join(", ")}; all ${WATCH_EVENT_KINDS.length} when left out`),
+    label: z.string().max(200).optional().describe("a note of your own for this watch, up to 200 characters"),
   })
   .refine((v) => v.webhook_url !== undefined || v.email !== undefined, {
     message: "a watch needs a webhook_url, an email, or both",
@@ -76,7 +78,7 @@ export const watchListResponseSchema = z.strictObject({
 });
 
 /** A watch id in a query. */
-const watchIdParam = requiredText("id").min(1).max(100);
+const watchIdParam = requiredText("id").min(1).max(100).describe("the watch id (wat_…)");
 
 export const watchDeleteQuerySchema = z.strictObject({ id: watchIdParam });
 
@@ -118,7 +120,7 @@ export const watchDeliverySchema = z.strictObject({
 
 export const watchDeliveriesQuerySchema = z.strictObject({
   id: watchIdParam,
-  limit: integerParam("limit", 1, 100).default(20),
+  limit: integerParam("limit", 1, 100).default(20).describe("how many deliveries, newest first, 1 to 100 (default 20)"),
 });
 
 export const watchDeliveriesResponseSchema = z.strictObject({

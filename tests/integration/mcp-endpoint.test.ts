@@ -7,6 +7,9 @@ import { MCP_MAX_BATCH_MESSAGES } from "@/lib/config";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
 import { GET as creditsGet } from "@/app/v1/credits/route";
+import { GET as searchGet } from "@/app/v1/search/route";
+import { API_OPERATIONS } from "@/lib/openapi/operations";
+import { buildOpenApiDocument } from "@/lib/openapi/build-openapi-document";
 import type { Db } from "@/lib/db/client";
 import { preflightResultSchema, policyCatalogSchema } from "@/lib/schemas/preflight";
 import { resetDb } from "../helpers/db";
@@ -154,9 +157,83 @@ describe("/mcp", () => {
     expect(await err("catalog_search", {})).toMatchObject({ error: "invalid_request", message: "q: q is required" });
     for (const q of [5, null, ["weather"]]) expect(await err("catalog_search", { q })).toMatchObject({ error: "invalid_request", message: "q: q must be a string" });
     for (const limit of [true, [2], "1e2", "0x10", 2.5]) {
-      expect(await err("catalog_changes", { limit }), JSON.stringify(limit)).toMatchObject({ error: "invalid_request", message: "limit: limit must be an integer" });
+      expect(await err("catalog_changes", { limit }), JSON.stringify(limit)).toMatchObject({ error: "invalid_request", message: "limit: limit must be an integer from 1 to 500" });
     }
     for (const limit of [2, "2"]) expect((await call(c, "catalog_changes", { limit })).structuredContent).toMatchObject({ ok: true });
+  });
+
+  it("refuses a limit past 2^53, a fraction or one out of range with the range, in the words REST uses", async () => {
+    const c = await client();
+    const viaMcp = async (limit: unknown) => (await call(c, "catalog_search", { q: "weather", limit })).structuredContent;
+    const viaRest = async (limit: string) => (await searchGet(request(`/v1/search?q=weather&limit=${encodeURIComponent(limit)}`))).json();
+    const outOfRange = { ok: false, error: "invalid_request", message: "limit: limit must be from 1 to 50" };
+    // a JSON number past 2^53 is an integer all the same: zod's int() answered "Too big: expected int to be <=9007199254740991"
+    for (const limit of [1e20, 2 ** 53, -1e300, 0, 51, -1]) {
+      expect(await viaMcp(limit), String(limit)).toMatchObject(outOfRange);
+      expect(await viaRest(BigInt(limit).toString()), String(limit)).toEqual(outOfRange);
+    }
+    expect(await viaRest("9".repeat(400))).toEqual(outOfRange);
+    const notInteger = { ok: false, error: "invalid_request", message: "limit: limit must be an integer from 1 to 50" };
+    for (const limit of [2.5, 0.1, "2.5", "1e2", true, null]) expect(await viaMcp(limit), JSON.stringify(limit)).toMatchObject(notInteger);
+    for (const limit of ["2.5", "1e2", "true", ""]) expect(await viaRest(limit), limit).toEqual(notInteger);
+  });
+
+  it("trims q before checking its length, on MCP as on REST", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const c = await client({ key: a.key });
+    const tooShort = { ok: false, error: "invalid_request", message: "q: q must be at least 2 characters, not counting whitespace at either end" };
+    for (const q of [" a ", "a", "\t\n w \u00a0"]) {
+      expect((await call(c, "catalog_search", { q })).structuredContent, JSON.stringify(q)).toEqual(tooShort);
+      expect(await (await searchGet(request(`/v1/search?q=${encodeURIComponent(q)}`, { key: a.key }))).json(), JSON.stringify(q)).toEqual(tooShort);
+    }
+    const padded = await call(c, "catalog_search", { q: "  weather  " });
+    const rest = await (await searchGet(request(`/v1/search?q=${encodeURIComponent("  weather  ")}`, { key: a.key }))).json();
+    expect(padded.structuredContent.query).toBe("weather");
+    expect(padded.structuredContent).toEqual(rest);
+  });
+
+  it("lists every argument with its words and its default, converted from the schema the tool and its REST twin parse with", async () => {
+    const { tools } = await (await client()).listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const props = (name: string) => byName.get(name)!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    for (const t of tools) {
+      for (const [arg, schema] of Object.entries(t.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${t.name}.${arg}`).toMatch(/\w{3}/);
+      }
+    }
+    // defaults a client can show, pipes' included (the SDK's conversion dropped limit's and strict's)
+    expect(props("catalog_search").limit).toMatchObject({ default: 20, minimum: 1, maximum: 50, description: "how many results, 1 to 50 (default 20)" });
+    expect(props("catalog_search").limit.anyOf).toEqual([{ type: "integer" }, { type: "string", pattern: "^0*(?:[1-9]|[1-4][0-9]|50)$" }]);
+    expect(props("catalog_recent").limit).toMatchObject({ default: 20, maximum: 100 });
+    expect(props("catalog_changes").limit).toMatchObject({ default: 100, maximum: 500 });
+    expect(props("catalog_audit_config").strict).toMatchObject({ default: false });
+    for (const tool of ["catalog_preflight", "catalog_stamp", "catalog_audit_config"]) expect(props(tool).policy_id, tool).toMatchObject({ default: "builtin:baseline" });
+    expect(props("catalog_preflight").refresh).toMatchObject({ default: "never", enum: ["never", "if_stale"] });
+    // q is trimmed before its length is checked, which JSON Schema cannot say: the words do
+    expect(props("catalog_search").q).toMatchObject({ type: "string", minLength: 2, maxLength: 200, description: expect.stringMatching(/2 to 200 characters after whitespace at either end is trimmed/) });
+    expect(props("catalog_watch_subscribe").webhook_url).toMatchObject({ type: "string", format: "uri", maxLength: 2048 });
+    expect(byName.get("catalog_watch_subscribe")!.description).toMatch(/belongs to the same account as the API key/);
+    const audit = byName.get("catalog_audit_config")!;
+    expect(audit.description).toMatch(/the file at most 256 KiB, one audit at most 100 server entries with an API key; without a key one config of up to 25 entries/);
+    expect(props("catalog_audit_config").config.description).toMatch(/at most 256 KiB/);
+    // one source: each argument of a tool with a REST twin is that twin's parameter or body field, word for word
+    const doc = buildOpenApiDocument("http://localhost") as { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, any> } };
+    let compared = 0;
+    for (const op of API_OPERATIONS) {
+      if (!op.mcpTool || !byName.has(op.mcpTool)) continue;
+      const listed = props(op.mcpTool);
+      for (const p of doc.paths[op.path][op.method].parameters ?? []) {
+        if (p.in !== "query" || op.path === "/v1/stamp") continue; // the stamp's query says name for server_name
+        expect(listed[p.name], `${op.mcpTool}.${p.name}`).toEqual(p.schema);
+        compared++;
+      }
+      const body = op.body && "component" in op.body ? doc.components.schemas[op.body.component] : undefined;
+      if (body) {
+        expect(listed, op.mcpTool).toEqual(body.properties);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(12);
   });
 
   it("puts the quota headers of a metered tool call on the HTTP response, as REST does", async () => {

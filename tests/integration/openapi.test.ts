@@ -163,7 +163,15 @@ describe("GET /v1/openapi.json", () => {
   it("describes query parameters from the routes' schemas (names, required, defaults)", () => {
     const params = (p: string, m = "get") => Object.fromEntries((doc.paths[p][m].parameters as Json[]).map((x) => [x.name, x]));
     expect(params("/v1/search").q).toMatchObject({ in: "query", required: true, schema: { minLength: 2, maxLength: 200 } });
-    expect(params("/v1/search").limit).toMatchObject({ required: false, description: "1 to 50, default 20", schema: { minimum: 1, maximum: 50, default: 20 } });
+    expect(params("/v1/search").limit).toMatchObject({ required: false, description: "how many results, 1 to 50 (default 20)", schema: { minimum: 1, maximum: 50, default: 20 } });
+    // every query parameter says what it is, in the words of its zod schema (which MCP's tools/list shows too)
+    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const [m, op] of Object.entries(item)) {
+        for (const x of (op.parameters ?? []) as Json[]) expect(x.description, `${m} ${p} ${x.name}`).toMatch(/\w{3}/);
+      }
+    }
+    expect(params("/v1/audit", "post").strict.schema).toMatchObject({ default: false });
+    expect(params("/v1/stamp").policy_id.schema).toMatchObject({ default: "builtin:baseline" });
     expect(params("/v1/recent").limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(Object.keys(params("/v1/changes")).sort()).toEqual(["before", "kind", "limit", "server_name", "since"]);
     expect(params("/v1/changes").limit.schema).toMatchObject({ default: 100, maximum: 500 });

@@ -242,12 +242,14 @@ describe("GET /v1/search", () => {
 
   it.each([
     ["no q", "/v1/search", "q: q is required"],
-    ["a one-character q", "/v1/search?q=a", "q: q must be at least 2 characters"],
-    ["a q of spaces around one character", "/v1/search?q=%20a%20", "q: q must be at least 2 characters"],
+    ["a one-character q", "/v1/search?q=a", "q: q must be at least 2 characters, not counting whitespace at either end"],
+    ["a q of spaces around one character", "/v1/search?q=%20a%20", "q: q must be at least 2 characters, not counting whitespace at either end"],
+    ["a q over 200 characters", `/v1/search?q=${"w".repeat(201)}`, "q: q must be at most 200 characters, not counting whitespace at either end"],
     ["limit 0", "/v1/search?q=weather&limit=0", "limit: limit must be from 1 to 50"],
     ["limit 51", "/v1/search?q=weather&limit=51", "limit: limit must be from 1 to 50"],
     ["a limit past 2^53", "/v1/search?q=weather&limit=99999999999999999999", "limit: limit must be from 1 to 50"],
-    ["a limit that is not an integer", "/v1/search?q=weather&limit=2.5", "limit: limit must be an integer"],
+    ["a limit past what a double holds", `/v1/search?q=weather&limit=${"9".repeat(400)}`, "limit: limit must be from 1 to 50"],
+    ["a limit that is not an integer", "/v1/search?q=weather&limit=2.5", "limit: limit must be an integer from 1 to 50"],
     // which of two would be answered is a guess the caller cannot see
     ["q given twice", "/v1/search?q=weather&q=forecast", "q: given more than once; send it once"],
   ])("answers 400 for %s, spending nothing", async (_label, path, message) => {

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { getDb } from "@/lib/db/client";
-import { AUDIT_MAX_BODY_BYTES, CREDIT_COSTS } from "@/lib/config";
+import { AUDIT_KEYLESS_CONFIGS_PER_DAY, AUDIT_MAX_BODY_BYTES, AUDIT_MAX_ENTRIES_KEYED, AUDIT_MAX_ENTRIES_KEYLESS, CREDIT_COSTS } from "@/lib/config";
 import { configTooLarge } from "@/lib/api/read-config-body";
 import { auditQuerySchema } from "@/lib/schemas/config-audit";
 import { requiredText } from "@/lib/schemas/params";
@@ -8,12 +8,15 @@ import { formatAuditText } from "@/lib/config-audit/format-text";
 import { AUDIT_ALLOWANCE, auditConfig } from "@/lib/services/audit-config";
 import { defineTool } from "../run-tool";
 
+/** REST's body limit (a larger file is refused with its 413 message), in the unit people say it in. */
+const AUDIT_MAX_KIB = AUDIT_MAX_BODY_BYTES / 1024;
+
 /**
  * The REST audit's query parameters plus the file itself, which REST takes as the body. An empty file is not refused
  * here: the audit refuses it with REST's own message ("the config file is empty"), as it does a blank one.
  */
 export const auditToolInputSchema = auditQuerySchema.extend({
-  config: requiredText("config").describe("the whole MCP config file as text (JSON, JSON with comments, TOML or YAML)"),
+  config: requiredText("config").describe(`the whole MCP config file as text (JSON, JSON with comments, TOML or YAML), at most ${AUDIT_MAX_KIB} KiB in UTF-8`),
 });
 
 export function registerAuditTool(server: McpServer) {
@@ -24,7 +27,9 @@ export function registerAuditTool(server: McpServer) {
       "Gives every server entry of an MCP config file (.mcp.json, mcp.json, Claude Desktop, Cursor, VS Code, Windsurf, Zed, Codex TOML, …) a verdict: PASS, " +
       "REVIEW, BLOCK or UNKNOWN (UNKNOWN means the catalog has no row for the entry, not that it is fine), one line per entry, with the exit code CI would " +
       "use (0 all PASS, 1 any BLOCK, with strict 2 for any REVIEW or UNKNOWN). REST twin: POST /v1/audit. " +
-      `Costs ${CREDIT_COSTS.config_audit} credit per distinct config per UTC day; without a key one config of up to 25 entries per IP per day.`,
+      `Limits: the file at most ${AUDIT_MAX_KIB} KiB, one audit at most ${AUDIT_MAX_ENTRIES_KEYED} server entries with an API key; without a key ` +
+      `${AUDIT_KEYLESS_CONFIGS_PER_DAY === 1 ? "one config" : `${AUDIT_KEYLESS_CONFIGS_PER_DAY} configs`} of up to ${AUDIT_MAX_ENTRIES_KEYLESS} entries per IP per UTC day. ` +
+      `Costs ${CREDIT_COSTS.config_audit} credit per distinct config per UTC day.`,
     schema: auditToolInputSchema,
     options: { metered: true, cost: CREDIT_COSTS.config_audit, allowance: AUDIT_ALLOWANCE },
     output: "AuditResult",

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { getDb } from "@/lib/db/client";
-import { CREDIT_COSTS } from "@/lib/config";
+import { CREDIT_COSTS, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_QUERY_MIN } from "@/lib/config";
 import { searchQuerySchema, serverNameQuerySchema } from "@/lib/schemas/health-card";
 import { searchServers } from "@/lib/services/search-servers";
 import { getServerCard } from "@/lib/services/get-server-card";
@@ -15,7 +15,7 @@ export function registerCatalogTools(server: McpServer) {
     description:
       "Find MCP servers by name, title or description (typo-tolerant) and pick the EXACT canonical name to pass to catalog_preflight or catalog_lookup. " +
       "Results are evidence cards with health and a trust score; a high score is not a security finding and not a decision — run catalog_preflight before " +
-      `connecting. q: at least 2 characters; limit 1–50 (default 20). Costs ${CREDIT_COSTS.search} credit per distinct query a day.`,
+      `connecting. q: at least ${SEARCH_QUERY_MIN} characters after trimming; limit 1–${SEARCH_LIMIT_MAX} (default ${SEARCH_LIMIT_DEFAULT}). Costs ${CREDIT_COSTS.search} credit per distinct query a day.`,
     schema: searchQuerySchema,
     options: { metered: true, cost: CREDIT_COSTS.search },
     output: "SearchResult",

@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { getDb } from "@/lib/db/client";
 import { recentQuerySchema } from "@/lib/schemas/reports";
 import { changeFeedQuerySchema } from "@/lib/schemas/changes";
+import { CHANGE_FEED_DEFAULT_LIMIT, CHANGE_FEED_MAX_LIMIT } from "@/lib/config";
 import { getStats } from "@/lib/services/get-stats";
 import { listRecentServers } from "@/lib/services/list-recent-servers";
 import { getCoverage } from "@/lib/services/get-coverage";
@@ -54,7 +55,8 @@ export function registerReportTools(server: McpServer) {
     title: "Change feed",
     description:
       "Observed transitions across every server (server_new, remote_down, remote_up, tools_changed, health_change, verified_change, security, endpoint_moved, " +
-      "registry_status, spec_era_change), oldest first from `since` (the next_cursor of your last call; omit it for the newest page); limit 1–500 (default 100). Poll hourly. REST twin: " +
+      "registry_status, spec_era_change), oldest first from `since` (the next_cursor of your last call; omit it for the newest page); " +
+      `limit 1–${CHANGE_FEED_MAX_LIMIT} (default ${CHANGE_FEED_DEFAULT_LIMIT}). Poll hourly. REST twin: ` +
       "GET /v1/changes. Unmetered.",
     schema: changeFeedQuerySchema,
     output: "ChangeFeed",

@@ -13,7 +13,9 @@ export function registerWatchTools(server: McpServer) {
     description:
       "Subscribe to observed changes of one exact server (remote_down, remote_up, health_change, verified_change, security; all five by default) by HTTPS " +
       "webhook (signed with X-Catalog-Signature: sha256=HMAC of the body with the watch secret) or e-mail. The secret is returned once, on creation. " +
-      `Same key, server and target updates the watch. Needs an API key; costs ${WATCH_SUBSCRIBE_COST} credits on creation (once per server and UTC day); free keys hold 5 watches, pro 50.`,
+      "The watch belongs to the same account as the API key: catalog_watch_list and catalog_watch_unsubscribe see it with any key of that account, and the " +
+      "same account, server and target update the one watch. " +
+      `Needs an API key; costs ${WATCH_SUBSCRIBE_COST} credits on creation (once per server and UTC day); free keys hold 5 watches, pro 50.`,
     schema: watchInputSchema,
     // the same key, server and target update the one watch; the watch mails the address it is given (a
     // confirmation link now) and posts to the webhook URL it is given, both anywhere on the internet
