@@ -88,7 +88,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
     : [];
   const remotes = versionIds.length
     ? await q
-        .select({ versionId: serverRemotes.versionId, url: serverRemotes.url, live: remoteObservations.live })
+        .select({ versionId: serverRemotes.versionId, url: serverRemotes.url, live: remoteObservations.live, httpStatus: remoteObservations.httpStatus })
         .from(serverRemotes)
         .leftJoin(remoteObservations, eq(remoteObservations.url, serverRemotes.url))
         .where(inArray(serverRemotes.versionId, versionIds))
@@ -118,7 +118,7 @@ async function loadPart(q: Queryable, ids: number[], out: Map<number, ServerEvid
           advisories: advisoriesCurrent ? (p.advisories as { id: string; severity: string | null }[]) : null,
         };
       }),
-      remotes: (r.versionId ? (remotesByVersion.get(r.versionId) ?? []) : []).map((x) => ({ url: x.url, live: x.live ?? null })),
+      remotes: (r.versionId ? (remotesByVersion.get(r.versionId) ?? []) : []).map((x) => ({ url: x.url, live: x.live ?? null, httpStatus: x.httpStatus ?? null })),
     };
     out.set(r.id, { id: r.id, name: r.name, input, state: computeServerState(input) });
   }

@@ -26,7 +26,11 @@ export interface ServerStateInput {
     /** null: not looked up for this version. */
     advisories: { id: string; severity: string | null }[] | null;
   }[];
-  remotes: { url: string; live: boolean | null }[];
+  /**
+   * `httpStatus`: the status of the last liveness observation, not read by health or verified: a remote_down
+   * recorded from this evidence (a URL newly listed, already observed down) carries it as the liveness probe's does.
+   */
+  remotes: { url: string; live: boolean | null; httpStatus: number | null }[];
 }
 
 export type Health = "healthy" | "issues" | "unknown";

@@ -58,9 +58,23 @@ function securityChange(before: ServerEvidence, after: ServerEvidence, recorded:
 }
 
 /**
- * health_change, verified_change and security records for servers whose
- * evidence was read before and after a write. A server absent from either
- * side (new, or gone) is not compared.
+ * remote_down records of remote URLs a server's listing names after the write and did not before (a new version
+ * lists them) whose last liveness observation is down. The liveness harvester records remote_down only when a
+ * probe sees an endpoint go down; one already down when a server starts listing it would never be reported to
+ * that server's watchers, though its card shows it down at once. Its `before` is the URL as it was to this
+ * server: new to it, its liveness unknown.
+ */
+function newlyListedDown(before: ServerEvidence, after: ServerEvidence): { url: string; httpStatus: number | null }[] {
+  const known = new Set(before.input.remotes.map((r) => r.url));
+  const out = new Map<string, number | null>();
+  for (const r of after.input.remotes) if (!known.has(r.url) && r.live === false && !out.has(r.url)) out.set(r.url, r.httpStatus);
+  return [...out].map(([url, httpStatus]) => ({ url, httpStatus }));
+}
+
+/**
+ * remote_down (a URL newly listed and already observed down), health_change, verified_change and security records
+ * for servers whose evidence was read before and after a write. A server absent from either side (new, or gone)
+ * is not compared.
  */
 export function stateChanges(
   before: Map<number, ServerEvidence>,
@@ -75,6 +89,9 @@ export function stateChanges(
     const b = before.get(id);
     if (!b) continue;
     const base = { serverId: id, serverName: a.name, observedAt };
+    for (const r of newlyListedDown(b, a)) {
+      out.push({ ...base, kind: "remote_down", before: { url: r.url, live: null, http_status: null }, after: { url: r.url, live: false, http_status: r.httpStatus } });
+    }
     // Health becomes `unknown` only while a new listing's evidence is pending, which
     // is not a transition of the server; leaving `unknown` is compared with the
     // last health recorded for it, so a new version that changes nothing records nothing.

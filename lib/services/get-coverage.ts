@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Queryable } from "@/lib/db/client";
 import { FRESHNESS_MS } from "@/lib/config";
+import { describedVersionRows } from "@/lib/facts/described-version";
 import { computeCatalogCensus } from "@/lib/reports/catalog-census";
 import { latestListingObservedAt } from "@/lib/reports/catalog-times";
 import { memoized } from "@/lib/reports/memo";
@@ -20,8 +21,16 @@ export function getCoverage(db: Queryable, opts: { now?: Date } = {}): Promise<C
   return memoized(db, "coverage", () => computeCoverage(db, opts.now ?? new Date()));
 }
 
-// The artifacts of listed servers' latest versions, the population every source is measured against.
-const LISTED_VERSIONS = sql`select latest_version_id as id from servers where delisted_at is null and latest_version_id is not null`;
+/**
+ * The versions whose artifacts every source is measured against: each listed server's described version (its
+ * latest, else the one lib/facts/described-version.ts picks), the one its card and preflight read. Every version
+ * row would count the packages and remotes of versions nobody is described by; only the latest would leave out a
+ * server seen only through non-latest rows, whose card still names its packages and remotes.
+ */
+function listedVersions(db: Queryable) {
+  const d = describedVersionRows(db, { listedOnly: true });
+  return sql`select ${d.versionId} from ${d.rows}`;
+}
 
 type SourceRow = {
   items: unknown;
@@ -73,8 +82,9 @@ function toSource(r: SourceRow, freshnessMs: number): SourceCoverage {
 
 export async function computeCoverage(db: Queryable, now: Date): Promise<CoverageReport> {
   const since = (ms: number) => new Date(now.getTime() - ms);
+  const listed = listedVersions(db);
   const pkgItems = (eco: string) =>
-    sql`select distinct sp.ecosystem, sp.identifier from server_packages sp where sp.version_id in (${LISTED_VERSIONS}) and sp.ecosystem = ${eco}`;
+    sql`select distinct sp.ecosystem, sp.identifier from server_packages sp where sp.version_id in (${listed}) and sp.ecosystem = ${eco}`;
   const pkgJoin = sql`left join package_observations o on o.ecosystem = i.ecosystem and o.identifier = i.identifier`;
 
   const [census, [totals], packageKinds, [repo], [jspkg], [pypkg], [vuln], [liveness], runs, syncs, [fresh], [lastRun], [lastSyncRow], listingObservedAt] = await Promise.all([
@@ -85,11 +95,11 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
         (select count(*) from server_versions) as versions,
         (select count(distinct namespace) from servers where delisted_at is null) as namespaces,
         (select count(distinct repository_id) from servers where delisted_at is null) as repositories,
-        (select count(distinct url) from server_remotes where version_id in (${LISTED_VERSIONS})) as remotes`,
+        (select count(distinct url) from server_remotes where version_id in (${listed})) as remotes`,
     ),
     sqlRows<{ ecosystem: string; n: unknown }>(
       db,
-      sql`select ecosystem, count(distinct identifier) as n from server_packages where version_id in (${LISTED_VERSIONS}) group by ecosystem order by ecosystem`,
+      sql`select ecosystem, count(distinct identifier) as n from server_packages where version_id in (${listed}) group by ecosystem order by ecosystem`,
     ),
     sqlRows<SourceRow>(
       db,
@@ -105,7 +115,7 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
       db,
       sourceSql(
         sql`select distinct sp.ecosystem, sp.identifier, coalesce(sp.version, '') as listed_version from server_packages sp
-            where sp.version_id in (${LISTED_VERSIONS}) and sp.ecosystem in ('jspkg', 'pypkg')`,
+            where sp.version_id in (${listed}) and sp.ecosystem in ('jspkg', 'pypkg')`,
         sql`left join vuln_observations o on o.ecosystem = i.ecosystem and o.identifier = i.identifier and o.listed_version = i.listed_version`,
         since(FRESHNESS_MS.vuln),
         sql`o.last_error`,
@@ -115,7 +125,7 @@ export async function computeCoverage(db: Queryable, now: Date): Promise<Coverag
     sqlRows<SourceRow>(
       db,
       sourceSql(
-        sql`select distinct url from server_remotes where version_id in (${LISTED_VERSIONS})`,
+        sql`select distinct url from server_remotes where version_id in (${listed})`,
         sql`left join remote_observations o on o.url = i.url`,
         since(FRESHNESS_MS.liveness),
         sql`o.last_error`,
