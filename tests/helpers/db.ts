@@ -1,3 +1,4 @@
+import { isMainThread } from "node:worker_threads";
 import pg from "pg";
 import { vi } from "vitest";
 import { sql } from "drizzle-orm";
@@ -15,7 +16,8 @@ export async function configureTestDatabase(): Promise<void> {
     return;
   }
   const admin = new URL(process.env.TEST_DATABASE_URL!);
-  const name = `${admin.pathname.slice(1) || "test"}_w${process.env.VITEST_POOL_ID ?? "0"}`;
+  // forks and threads (vitest.config.ts) number their workers alike: a thread's database is named apart
+  const name = `${admin.pathname.slice(1) || "test"}_w${process.env.VITEST_POOL_ID ?? "0"}${isMainThread ? "" : "t"}`;
   // Administrative statements go to the always-present "postgres" database.
   const maintenance = new URL(admin);
   maintenance.pathname = "/postgres";
