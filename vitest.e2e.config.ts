@@ -13,7 +13,10 @@ export default defineConfig({
     globalSetup: ["e2e/helpers/global-setup.ts"],
     testTimeout: 120_000,
     hookTimeout: 600_000,
-    fileParallelism: false,
+    // Each file starts its own server on a free port with its own DATA_DIR, so two run at once (the cores
+    // otherwise wait on the browser and the server in turn). A pinned E2E_PORT allows one server at a time.
+    fileParallelism: !process.env.E2E_PORT,
+    maxWorkers: 2,
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
   },
 });
