@@ -1,10 +1,7 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodType } from "zod";
 import { closedInput, NO_INPUT } from "@/lib/api/request";
 import { inputObjectSchema, type JsonSchema } from "@/lib/openapi/json-schema-of";
 import { deepFreeze } from "@/lib/cache/deep-freeze";
-import { requestHandlers } from "./request-handlers";
 
 /**
  * A tool's arguments as it validates them: its REST twin's zod schema, closed as the twin's query is (an agent
@@ -31,25 +28,4 @@ export function toolInputJsonSchema(schema: ZodType | null): JsonSchema {
   let json = built.get(schema);
   if (!json) built.set(schema, (json = deepFreeze(inputObjectSchema(toolInputZod(schema)))));
   return json;
-}
-
-const declared = new WeakMap<McpServer, Map<string, JsonSchema>>();
-
-/** Records the input of a tool registered on `server`; advertiseInputSchemas puts it in tools/list. */
-export function declareToolInput(server: McpServer, toolName: string, schema: ZodType | null): void {
-  let inputs = declared.get(server);
-  if (!inputs) declared.set(server, (inputs = new Map()));
-  inputs.set(toolName, toolInputJsonSchema(schema));
-}
-
-/** Puts each declared tool's inputSchema in the SDK's tools/list answer, in place of the SDK's own conversion. */
-export function advertiseInputSchemas(server: McpServer): void {
-  const handlers = requestHandlers(server);
-  const list = handlers.get("tools/list");
-  if (!list) throw new Error("advertiseInputSchemas runs after the tools are registered");
-  const inputs = declared.get(server) ?? new Map<string, JsonSchema>();
-  handlers.set("tools/list", async (request, extra) => {
-    const result = (await list(request, extra)) as { tools: Tool[] };
-    return { ...result, tools: result.tools.map((t) => (inputs.has(t.name) ? { ...t, inputSchema: inputs.get(t.name) as Tool["inputSchema"] } : t)) };
-  });
 }

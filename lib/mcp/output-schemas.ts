@@ -1,11 +1,8 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { RESPONSE_COMPONENTS, type ResponseComponent } from "@/lib/openapi/operations";
 import { jsonSchemaOf, type JsonSchema } from "@/lib/openapi/json-schema-of";
 import { errorBodySchema } from "@/lib/schemas/error";
 import { deepFreeze } from "@/lib/cache/deep-freeze";
-import { requestHandlers } from "./request-handlers";
 
 /**
  * Formats whose common validators refuse values our zod schemas accept: the MCP SDK client's ajv-formats `uri`
@@ -45,28 +42,4 @@ export function toolOutputSchema(component: ResponseComponent): JsonSchema {
   let schema = built.get(component);
   if (!schema) built.set(component, (schema = buildOutputSchema(component)));
   return schema;
-}
-
-const declared = new WeakMap<McpServer, Map<string, JsonSchema>>();
-
-/** Records what a tool registered on `server` answers; advertiseOutputSchemas puts it in tools/list. */
-export function declareToolOutput(server: McpServer, toolName: string, component: ResponseComponent): void {
-  let outputs = declared.get(server);
-  if (!outputs) declared.set(server, (outputs = new Map()));
-  outputs.set(toolName, toolOutputSchema(component));
-}
-
-/**
- * Adds each declared tool's outputSchema to the SDK's tools/list answer. The SDK would convert a zod output
- * schema itself, but only an object schema (not the union with the Error body) and again on every tools/list.
- */
-export function advertiseOutputSchemas(server: McpServer): void {
-  const handlers = requestHandlers(server);
-  const list = handlers.get("tools/list");
-  if (!list) throw new Error("advertiseOutputSchemas runs after the tools are registered");
-  const outputs = declared.get(server) ?? new Map<string, JsonSchema>();
-  handlers.set("tools/list", async (request, extra) => {
-    const result = (await list(request, extra)) as { tools: Tool[] };
-    return { ...result, tools: result.tools.map((t) => (outputs.has(t.name) ? { ...t, outputSchema: outputs.get(t.name) } : t)) };
-  });
 }

@@ -6,8 +6,7 @@ import { registerWatchTools } from "./tools/watch-tools";
 import { registerAuditTool } from "./tools/audit-tool";
 import { registerAccountTools } from "./tools/account-tools";
 import { answerProtocolErrors } from "./protocol-errors";
-import { advertiseOutputSchemas } from "./output-schemas";
-import { advertiseInputSchemas } from "./input-schemas";
+import { advertiseToolSchemas } from "./advertise-tool-schemas";
 
 /** The fifteen tools of the contract, in its order of importance for an agent. */
 export const TOOL_NAMES = [
@@ -47,8 +46,7 @@ export function registerTools(server: McpServer): void {
   registerAuditTool(server);
   registerAccountTools(server);
   // after the tools: the SDK adds its tools/list and tools/call handlers with the first one
-  advertiseInputSchemas(server);
-  advertiseOutputSchemas(server);
+  advertiseToolSchemas(server);
   answerProtocolErrors(server, TOOL_NAMES);
   // McpServer claims listChanged: true with its first tool, but the list is fixed while a process runs and no
   // notifications/tools/list_changed is ever sent; a client need not watch for one

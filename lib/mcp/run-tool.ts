@@ -7,8 +7,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { RESPONSE_COMPONENTS, ResponseComponent } from "@/lib/openapi/operations";
 import { toolData, toolError } from "./tool-result";
-import { declareToolOutput } from "./output-schemas";
-import { declareToolInput, toolInputZod } from "./input-schemas";
+import { toolInputZod } from "./input-schemas";
+import { declareToolSchemas } from "./advertise-tool-schemas";
 
 export interface ToolContext {
   caller: Caller;
@@ -132,6 +132,5 @@ export function defineTool<I, O extends ResponseComponent>(server: McpServer, de
     },
     handler as never,
   );
-  declareToolInput(server, def.name, def.schema);
-  declareToolOutput(server, def.name, def.output);
+  declareToolSchemas(server, def.name, def.schema, def.output);
 }
