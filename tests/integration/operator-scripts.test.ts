@@ -86,7 +86,7 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
   });
 
   it("a misspelt or unknown option is one line naming it and exit 2, not a stack trace", async () => {
-    for (const [script, ...args] of [
+    const cases: string[][] = [
       ["create-key", "--emial", "ops@example.com"],
       ["ingest", "--bogus"],
       ["deliver", "--bogus"],
@@ -103,8 +103,11 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
       ["fake-upstreams/main", "--bogus"],
       ["fake-upstreams/main", "--port", "abc"],
       ["fake-upstreams/main", "--generated", "many"],
-    ]) {
-      const r = await run(script, ...args);
+    ];
+    // refused before any database is opened: all at once (each is a fresh tsx process, seconds apiece)
+    const runs = cases.map(([script, ...args]) => run(script, ...args));
+    for (const [i, [script, ...args]] of cases.entries()) {
+      const r = await runs[i];
       expect(r.status, `${script} ${args.join(" ")}: ${r.stderr}`).toBe(2);
       expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
       expect(r.stderr).toMatch(/^invalid arguments: /);
@@ -127,8 +130,10 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     expect(empty.stderr.trim()).toBe('--deadline-ms is a number of milliseconds, 0 for none (got "")');
     // --observed-at was read by `new Date`: "1" was 2001-01-01 (every server of a fresh catalog first seen then), a
     // 30th of February the 2nd of March, Go's zero time year 1; an empty value was ignored
-    for (const observedAt of ["1", "2025-02-30", "0001-01-01T00:00:00Z", "Nov 28 2025", ""]) {
-      const bad = await run("ingest", "--file", "dump.json", "--observed-at", observedAt);
+    const times = ["1", "2025-02-30", "0001-01-01T00:00:00Z", "Nov 28 2025", ""];
+    const runs = times.map((observedAt) => run("ingest", "--file", "dump.json", "--observed-at", observedAt));
+    for (const [i, observedAt] of times.entries()) {
+      const bad = await runs[i];
       expect(bad.status, observedAt).toBe(2);
       expect(bad.stderr.trim()).toBe(`--observed-at is not a time (RFC 3339, such as 2025-11-28T00:00:00Z): ${observedAt}`.trim());
     }
