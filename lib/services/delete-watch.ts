@@ -15,11 +15,18 @@ export async function unsubscribeWatch(db: Db, watch: WatchRow): Promise<WatchRo
   if (watch.status !== "active") return watch;
   return db.transaction(async (tx) => {
     const now = new Date();
+    // only while still active: without this, a second DELETE (or e-mail link) that read the watch before the
+    // first committed moved its unsubscribed_at on, and each answer named another moment
     const [row] = await tx
       .update(watches)
       .set({ status: "unsubscribed", unsubscribedAt: now, updatedAt: now })
-      .where(eq(watches.id, watch.id))
+      .where(and(eq(watches.id, watch.id), eq(watches.status, "active")))
       .returning();
+    if (!row) {
+      // the other unsubscribe committed first and cancelled the events: answer with the watch as it left it
+      const [current] = await tx.select().from(watches).where(eq(watches.id, watch.id));
+      return current;
+    }
     await cancelPendingDeliveries(tx, watch.id, now);
     return row;
   });

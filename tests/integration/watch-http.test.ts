@@ -299,6 +299,16 @@ describe("GET and DELETE /v1/watch", () => {
     expect(again.watch.id).not.toBe(w1.id);
   });
 
+  it("answers concurrent DELETEs of one watch with the one moment it was unsubscribed, and keeps that moment", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json()).watch;
+    const answers = await Promise.all([del(w.id, a.key), del(w.id, a.key), del(w.id, a.key)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    const moments = (await Promise.all(answers.map(async (r) => watchDeleteResponseSchema.parse(await r.json()).watch))).map((x) => x.unsubscribed_at);
+    const [stored] = await db.select().from(watches).where(eq(watches.id, w.id));
+    expect(new Set(moments)).toEqual(new Set([stored.unsubscribedAt!.toISOString()]));
+  });
+
   it("needs a key (401) and an id (400)", async () => {
     expect((await list()).status).toBe(401);
     expect((await del("wat_0000000000000000")).status).toBe(401);
@@ -348,12 +358,13 @@ describe("GET and DELETE /v1/watch", () => {
  * A DELETE of the watch on another connection, changed but not yet committed while `call` runs: the call finds the
  * watch still active and its update waits for the DELETE's row lock, which then commits. The call's answer.
  */
-async function racingDelete(watchId: string, call: () => Promise<Response>): Promise<Response> {
+async function racingDelete(watchId: string, call: () => Promise<Response>, at?: Date): Promise<Response> {
   const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await other.connect();
   try {
     await other.query("begin");
-    await other.query("update watches set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now() where id = $1", [watchId]);
+    const when = at?.toISOString() ?? null;
+    await other.query("update watches set status = 'unsubscribed', unsubscribed_at = coalesce($2::timestamptz, now()), updated_at = coalesce($2::timestamptz, now()) where id = $1", [watchId, when]);
     const answer = call();
     await untilWaitingForLock(db);
     await other.query("commit");
@@ -375,6 +386,20 @@ describe.skipIf(process.env.TEST_DB !== "postgres")("POST /v1/watch racing a DEL
     expect(body.secret).toMatch(/^whsec_/);
     const active = await db.select().from(watches).where(and(eq(watches.accountId, a.accountId), eq(watches.status, "active")));
     expect(active.map((w) => [w.id, w.label])).toEqual([[body.watch.id, "again"]]);
+  });
+});
+
+describe.skipIf(process.env.TEST_DB !== "postgres")("DELETE /v1/watch racing another DELETE of the same watch", () => {
+  it("answers with the unsubscription that committed first and does not move its unsubscribed_at", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const first = watchCreateResponseSchema.parse(await (await post({ server_name: SERVER, webhook_url: HOOK }, a.key)).json());
+    const at = new Date(Date.now() - 60_000);
+    const res = await racingDelete(first.watch.id, () => del(first.watch.id, a.key), at);
+    expect(res.status).toBe(200);
+    const body = watchDeleteResponseSchema.parse(await res.json());
+    expect(body.watch).toMatchObject({ status: "unsubscribed", unsubscribed_at: at.toISOString(), updated_at: at.toISOString() });
+    const [stored] = await db.select().from(watches).where(eq(watches.id, first.watch.id));
+    expect([stored.unsubscribedAt, stored.updatedAt]).toEqual([at, at]);
   });
 });
 
