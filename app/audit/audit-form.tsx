@@ -4,6 +4,7 @@ import { useActionState, useEffect, useId, useRef, useState, type DragEvent, typ
 import { formatAuditText } from "@/lib/config-audit/format-text";
 import type { AuditResult } from "@/lib/schemas/config-audit";
 import styles from "./audit.module.css";
+import { auditEntryFlags } from "./audit-entry-flags";
 import { auditErrorText } from "./audit-error-text";
 import { auditFormRefusal } from "./audit-form-refusal";
 import { auditConfigAction, type AuditActionState } from "./actions";
@@ -220,11 +221,7 @@ export function AuditForm({ refused, filenameMax }: { refused?: string; filename
                         </td>
                         <th scope="row" data-label="Entry" className={styles.key}>
                           {e.key}
-                          {(!e.honoured || e.disabled) && (
-                            <span className={styles.flags}>
-                              {[!e.honoured && `in ${e.map_key}, which this client ignores`, e.disabled && "disabled"].filter(Boolean).join("; ")}
-                            </span>
-                          )}
+                          {(!e.honoured || e.disabled) && <span className={styles.flags}>{auditEntryFlags(e, result.layout).join("; ")}</span>}
                         </th>
                         <td data-label="Server">
                           {e.server_name ?? "—"}

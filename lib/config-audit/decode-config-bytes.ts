@@ -5,6 +5,8 @@ import { ConfigParseError, lineColumnAt } from "./config-parse-error";
  * binary or in another encoding, reported at the first bad byte instead of being silently replaced.
  */
 export function decodeConfigBytes(bytes: Uint8Array): string {
+  // Windows PowerShell 5 writes files (`>`, Out-File) as UTF-16: text, which "binary" would misdescribe
+  if (isUtf16(bytes)) throw new ConfigParseError("the file is UTF-16 text, not UTF-8: save it as UTF-8 and send it again", 1, 1);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -28,4 +30,21 @@ export function decodeConfigBytes(bytes: Uint8Array): string {
     const { line, column } = lineColumnAt(prefix, prefix.length);
     throw new ConfigParseError("the body is not UTF-8 text (a binary file or another encoding)", line, column);
   }
+}
+
+/**
+ * UTF-16 text: a UTF-16 byte order mark, or (without one) every other byte NUL at the start, as a config's ASCII
+ * characters are in UTF-16. No UTF-8 text starts either way (NUL is a control character no config holds).
+ */
+function isUtf16(bytes: Uint8Array): boolean {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
+  const n = Math.min(bytes.length, 64) & ~1;
+  if (n < 4) return false;
+  let le = true;
+  let be = true;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0 || bytes[i + 1] !== 0) le = false;
+    if (bytes[i] !== 0 || bytes[i + 1] === 0) be = false;
+  }
+  return le || be;
 }

@@ -14,7 +14,8 @@ export function parseNpmSpec(spec: string): NpmSpec {
   const s = spec.trim();
   if (/^(https?:)\/\//i.test(s)) return { kind: "url", source: s };
   if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:)/i.test(s) || /^git@/.test(s)) return { kind: "git", source: s };
-  if (/^(file:|\.{1,2}[\\/]|\/|~\/|[A-Za-z]:[\\/])/.test(s) || /\.(tgz|tar\.gz)$/i.test(s)) return { kind: "local", source: s };
+  // an archive name is a local file unless a URL holds it (`name@https://…/x.tgz` is a download, read below)
+  if (/^(file:|\.{1,2}[\\/]|\/|~\/|[A-Za-z]:[\\/])/.test(s) || (/\.(tgz|tar\.gz)$/i.test(s) && !/:\/\//.test(s))) return { kind: "local", source: s };
   let body = s;
   // `alias@npm:real@1.0.0` installs `real`
   const alias = body.match(/^(@?[^@]+)@npm:(.+)$/);
@@ -55,7 +56,8 @@ export function parsePypiSpec(spec: string): PypiSpec {
   const s = spec.trim();
   if (/^git\+|^(hg|svn|bzr)\+/i.test(s)) return { kind: "git", source: s };
   if (/^https?:\/\//i.test(s)) return { kind: "url", source: s };
-  if (/^(file:|\.{1,2}[\\/]|\/|~\/|[A-Za-z]:[\\/])/.test(s) || /\.(whl|tar\.gz|zip)$/i.test(s)) return { kind: "local", source: s };
+  // an archive name is a local file unless a URL holds it (`name @ https://…/x.whl` is a download, read below)
+  if (/^(file:|\.{1,2}[\\/]|\/|~\/|[A-Za-z]:[\\/])/.test(s) || (/\.(whl|tar\.gz|zip)$/i.test(s) && !/:\/\//.test(s))) return { kind: "local", source: s };
   const direct = s.match(/^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*@\s*(git\+|https?:|file:)(.*)$/i);
   if (direct) return { kind: direct[3].toLowerCase().startsWith("git") ? "git" : direct[3].toLowerCase() === "file:" ? "local" : "url", source: s };
   const m = s.match(/^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(\[[^\]]*\])?\s*(?:@\s*([^\s;]+)|((?:===|==|~=|!=|<=|>=|<|>)\s*[^\s;,]+(?:\s*,\s*(?:===|==|~=|!=|<=|>=|<|>)\s*[^\s;,]+)*))?\s*(;.*)?$/);

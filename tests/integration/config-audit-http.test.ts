@@ -277,6 +277,20 @@ describe("POST /v1/audit: errors", () => {
     expect((await res.json()).message).toBe("the config file cannot be read: the body is not UTF-8 text (a binary file or another encoding) (line 1, column 2)");
   });
 
+  it("answers a UTF-16 file (as Windows PowerShell writes one) with 400 naming the encoding, not calling it binary", async () => {
+    const utf16 = Buffer.from(config({ a: PASS_ENTRY }), "utf16le");
+    for (const body of [Buffer.concat([Buffer.from([0xff, 0xfe]), utf16]), utf16]) {
+      const req = new Request("http://localhost/v1/audit", { method: "POST", headers: { "x-mcp-preflight-socket-ip": "198.51.100.10" }, body });
+      const res = await auditPost(req);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        ok: false,
+        error: "invalid_request",
+        message: "the config file cannot be read: the file is UTF-16 text, not UTF-8: save it as UTF-8 and send it again (line 1, column 1)",
+      });
+    }
+  });
+
   it("answers unknown or malformed query parameters with 400", async () => {
     for (const query of ["stict=1", "strict=yes", "filename="]) {
       const res = await audit(config({ good: PASS_ENTRY }), { query });

