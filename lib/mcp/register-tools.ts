@@ -7,6 +7,7 @@ import { registerAuditTool } from "./tools/audit-tool";
 import { registerAccountTools } from "./tools/account-tools";
 import { answerProtocolErrors } from "./protocol-errors";
 import { advertiseToolSchemas } from "./advertise-tool-schemas";
+import { passArgumentsAsSent } from "./arguments-as-sent";
 
 /** The fifteen tools of the contract, in its order of importance for an agent. */
 export const TOOL_NAMES = [
@@ -47,6 +48,7 @@ export function registerTools(server: McpServer): void {
   registerAccountTools(server);
   // after the tools: the SDK adds its tools/list and tools/call handlers with the first one
   advertiseToolSchemas(server);
+  passArgumentsAsSent(server);
   answerProtocolErrors(server, TOOL_NAMES);
   // McpServer claims listChanged: true with its first tool, but the list is fixed while a process runs and no
   // notifications/tools/list_changed is ever sent; a client need not watch for one

@@ -9,6 +9,7 @@ import type { RESPONSE_COMPONENTS, ResponseComponent } from "@/lib/openapi/opera
 import { toolData, toolError } from "./tool-result";
 import { toolInputZod } from "./input-schemas";
 import { declareToolSchemas } from "./advertise-tool-schemas";
+import type { ArgumentsAsSent } from "./arguments-as-sent";
 
 export interface ToolContext {
   caller: Caller;
@@ -34,7 +35,7 @@ export interface McpAuthExtra {
   quotaSeen?: (headers: Record<string, string>) => void;
 }
 
-type Extra = { authInfo?: { extra?: Record<string, unknown> } };
+type Extra = { authInfo?: { extra?: Record<string, unknown> } } & ArgumentsAsSent;
 
 /**
  * The MCP twin of withCaller: the same key resolution, burst limit and charging
@@ -60,8 +61,10 @@ export async function runTool<I>(
     // burst window (429), a keyed caller's both in one statement
     const keyless = !options.metered && !options.keyRequired;
     ({ caller } = await admitCaller(callerInput, { metered: counted, keyRequired: options.keyRequired, keyless, allowance: options.allowance, state: quota }));
-    // a message names the tool's arguments as a whole "arguments" (REST's root is the request "body")
-    const input = schema ? parseWith(schema, args ?? {}, "arguments") : (undefined as I);
+    // a message names the tool's arguments as a whole "arguments" (REST's root is the request "body"); they are
+    // read as sent, which the SDK's parse is not in every key (arguments-as-sent.ts)
+    const sent = "argumentsAsSent" in extra ? extra.argumentsAsSent : args;
+    const input = schema ? parseWith(schema, sent ?? {}, "arguments") : (undefined as I);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);
       return chargeCaller(caller!, subject, cost, { ...extras, state: quota });

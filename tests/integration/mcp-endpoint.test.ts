@@ -74,6 +74,32 @@ describe("/mcp", () => {
     expect((await call(c, "catalog_search", { q: "weather", limit: 5 })).isError).toBeFalsy();
   });
 
+  // JSON.parse keeps "__proto__" as an own key, and POST /v1/preflight refuses it as an unknown field; the SDK's zod
+  // parse of a tools/call drops it, so the tool ran (and charged) as if it had not been sent
+  it("refuses a __proto__ argument as an unknown field, as the REST twin refuses it in a body, spending nothing", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const raw = `{"server_name":"io.github.acme/weather","__proto__":{"refresh":"if_stale"}}`;
+    const rest = await preflightPost(request("/v1/preflight", { key: a.key, body: raw }));
+    expect([rest.status, await rest.json()]).toEqual([400, { ok: false, error: "invalid_request", message: 'body: unknown field(s) "__proto__"' }]);
+    for (const [name, args] of [
+      ["catalog_preflight", raw],
+      ["catalog_stats", `{"__proto__":{}}`],
+    ]) {
+      const res = await mcpPost(
+        request("/mcp", {
+          method: "POST",
+          key: a.key,
+          headers: { accept: "application/json, text/event-stream" },
+          body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`,
+        }),
+      );
+      const { result } = await res.json();
+      expect(result.isError, name).toBe(true);
+      expect(result.structuredContent, name).toEqual({ ok: false, error: "invalid_request", message: 'arguments: unknown field(s) "__proto__"' });
+    }
+    expect(await walletRemaining(db, a.accountId)).toBe(100);
+  });
+
   it("catalog_preflight returns the same data as POST /v1/preflight and spends the same credits", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const b = await keyedAccount(db, { credits: 100 });
