@@ -10,7 +10,7 @@ function isZodError(err: unknown): err is ZodError {
 }
 
 /** A JSON-RPC error the SDK answers as it is: `code` and `message` (an McpError would prefix "MCP error -32602:"). */
-function rpcError(code: number, message: string): Error {
+export function rpcError(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 

@@ -374,6 +374,8 @@ describe("/mcp", () => {
     expect(batch.body[1]).toEqual(invalid(2, "params.arguments"));
     expect(batch.body[2].result.structuredContent).toMatchObject({ ok: true });
     expect((await post({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { cursor: 5 } })).body).toEqual(invalid(4, "params.cursor"));
+    // the list has no nextCursor, so a string cursor was never issued: -32602 (MCP pagination), not the whole list
+    expect((await post({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { cursor: "abc" } })).body).toEqual(invalid(4, "params.cursor"));
     expect((await post({ jsonrpc: "2.0", id: 5, method: "initialize", params: {} })).body).toEqual(invalid(5, "params.protocolVersion"));
     // the spec's example of a protocol error: an unknown tool is not a tool result (it has no REST Error body)
     const unknownTool = { code: -32602, message: "Unknown tool: catalog_nope" };
