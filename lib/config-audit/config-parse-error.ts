@@ -1,11 +1,12 @@
 /** A config file that could not be read; `line` and `column` are 1-based and point at the first problem. */
 export class ConfigParseError extends Error {
   constructor(
-    message: string,
+    /** What is wrong, without the position. */
+    readonly reason: string,
     readonly line: number,
     readonly column: number,
   ) {
-    super(`${message} (line ${line}, column ${column})`);
+    super(`${reason} (line ${line}, column ${column})`);
   }
 }
 

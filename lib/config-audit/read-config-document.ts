@@ -38,6 +38,19 @@ export function readConfigDocument(text: string, filename?: string | null): Conf
     throw new ConfigParseError("the config file is a single line of comment and holds no servers; if it was sent with curl -d, which strips line breaks, send it with --data-binary @file", 1, 1);
   }
 
+  try {
+    return readBySyntax(text, filename);
+  } catch (err) {
+    // a file whose line breaks were lost on the way (`curl -d @file` strips them) fails at a comment that swallowed
+    // the rest of the text or at TOML keys run together; the parser's own message says nothing of the cause
+    if (err instanceof ConfigParseError && !/[\r\n]/.test(text.trim())) {
+      throw new ConfigParseError(`${err.reason}; the file is one line: if it was sent with curl -d, which strips line breaks, send it with --data-binary @file`, err.line, err.column);
+    }
+    throw err;
+  }
+}
+
+function readBySyntax(text: string, filename?: string | null): ConfigDocument {
   const syntax = syntaxOf(text, filename);
   if (syntax === "json") {
     const json = readJson(text);

@@ -75,6 +75,15 @@ describe("parseConfig: syntax", () => {
       expect(parseError(flattened, filename).message, String(filename)).toMatch(/single line of comment.*--data-binary/);
     }
     expect(parseError('// my Cursor config{"mcpServers":{}}').message).toMatch(/single line of comment/);
+    // a comment in the middle, or TOML run together: the parser's error, and the likely cause beside it
+    const jsonc = '{\n  // the team\'s servers\n  "mcpServers": {\n    "git": { "command": "uvx", "args": ["mcp-server-git"] }\n  }\n}\n';
+    for (const [text, filename] of [[jsonc, ".cursor/mcp.json"], [jsonc, undefined], [toml.replace("# my Codex config\n", ""), "config.toml"], [toml.replace("# my Codex config\n", ""), undefined]] as const) {
+      expect(parseConfig(text, filename).entries).toHaveLength(1);
+      expect(parseError(text.replace(/\n/g, ""), filename).message, `${filename} ${text}`).toMatch(/\(line 1, column \d+\)$/);
+      expect(parseError(text.replace(/\n/g, ""), filename).message).toMatch(/; the file is one line: if it was sent with curl -d, which strips line breaks, send it with --data-binary @file/);
+    }
+    // a real error in a file with its line breaks gets no such guess
+    expect(parseError('{\n  "mcpServers": {\n').message).not.toMatch(/one line/);
     // a file of comment lines with its line breaks is a config without servers, not an error
     expect(parseConfig("# nothing yet\n# [mcp_servers.x]\n").entries).toEqual([]);
   });
