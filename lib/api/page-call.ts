@@ -1,6 +1,16 @@
 import { headers } from "next/headers";
 import { ApiError, type ErrorBody } from "./errors";
-import { admitCaller, callerInputFrom, chargeCaller, type Caller, type ChargeExtras, type ChargeResult, type QuotaState } from "@/lib/quota";
+import {
+  admitCaller,
+  callerInputFrom,
+  chargeCaller,
+  undoCharges,
+  type Caller,
+  type ChargeExtras,
+  type ChargeReceipt,
+  type ChargeResult,
+  type QuotaState,
+} from "@/lib/quota";
 
 /** What a page's metered call ends in: the service's answer, or the refusal REST would send as its Error body. */
 export type PageCallResult<T> = { ok: true; value: T } | { ok: false; status: number; body: ErrorBody };
@@ -22,11 +32,19 @@ export async function callForPage<T>(apiKey: string | null, run: (ctx: PageCallC
   // the client address exactly as REST reads it; the key only from the form
   const input = { ...callerInputFrom({ headers: await headers() }), apiKey, keyInAuthorization: false };
   const state: QuotaState = {};
+  // as on REST: what the call's charges took goes back if the call then fails (lib/quota/undo-charge.ts)
+  const receipts: ChargeReceipt[] = [];
+  let caller: Caller | undefined;
   try {
-    const { caller } = await admitCaller(input, { metered: true, state });
-    const charge = (subject: string, cost: number, extras: ChargeExtras = {}) => chargeCaller(caller, subject, cost, { ...extras, state });
-    return { ok: true, value: await run({ caller, charge }) };
+    const who = (caller = (await admitCaller(input, { metered: true, state })).caller);
+    const charge = async (subject: string, cost: number, extras: ChargeExtras = {}) => {
+      const result = await chargeCaller(who, subject, cost, { ...extras, state });
+      if (result.receipt) receipts.push(result.receipt);
+      return result;
+    };
+    return { ok: true, value: await run({ caller: who, charge }) };
   } catch (err) {
+    if (caller) await undoCharges(caller, receipts, state);
     if (err instanceof ApiError) return { ok: false, status: err.status, body: err.toBody() };
     throw err;
   }

@@ -15,6 +15,8 @@ import {
   type KeylessAllowance,
   type PendingAdmission,
   type QuotaState,
+  type ChargeReceipt,
+  undoCharges,
 } from "@/lib/quota";
 
 export interface RouteContext<P, Q = undefined> {
@@ -112,6 +114,8 @@ export function withCaller<P = Record<string, string>, Q = undefined>(handler: H
     let caller: Caller | undefined;
     let fromMemory = false;
     const state: QuotaState = {};
+    // what this call's charges took: given back if the call fails after them, since its caller gets no answer
+    const receipts: ChargeReceipt[] = [];
     const withQuotaHeaders = async () => {
       if (!counted || !caller) return;
       const now = new Date();
@@ -152,7 +156,9 @@ export function withCaller<P = Record<string, string>, Q = undefined>(handler: H
         if (cost === undefined) throw new Error("charge() needs a cost (argument or the route's cost option)");
         const admission = pending;
         pending = undefined;
-        return chargeCaller(who, subject, cost, { ...extras, state, admission });
+        const result = await chargeCaller(who, subject, cost, { ...extras, state, admission });
+        if (result.receipt) receipts.push(result.receipt);
+        return result;
       };
       const params = ((await ctx?.params) ?? {}) as P;
       let result: unknown;
@@ -178,6 +184,7 @@ export function withCaller<P = Record<string, string>, Q = undefined>(handler: H
       // a key taken from memory and then refused (revoked, deleted) was never a caller: as on the full
       // admission's 401, nothing about its account goes out
       if (err instanceof ApiError && err.code === "unauthorized" && fromMemory) caller = undefined;
+      if (caller) await undoCharges(caller, receipts, state);
       await withQuotaHeaders();
       return errorResponse(err, requestId, Object.fromEntries(headers));
     }

@@ -2,7 +2,19 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z, type ZodType } from "zod";
 import { parseWith } from "@/lib/api/request";
 import { ApiError } from "@/lib/api/errors";
-import { admitCaller, chargeCaller, currentWindows, quotaHeaders, type Caller, type CallerInput, type ChargeExtras, type KeylessAllowance, type QuotaState } from "@/lib/quota";
+import {
+  admitCaller,
+  chargeCaller,
+  currentWindows,
+  quotaHeaders,
+  undoCharges,
+  type Caller,
+  type CallerInput,
+  type ChargeExtras,
+  type ChargeReceipt,
+  type KeylessAllowance,
+  type QuotaState,
+} from "@/lib/quota";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { RESPONSE_COMPONENTS, ResponseComponent } from "@/lib/openapi/operations";
@@ -53,6 +65,8 @@ export async function runTool<I>(
   const quota: QuotaState = {};
   let caller: Caller | undefined;
   let refusal: unknown;
+  // as on REST: what the tool's charges took goes back if the tool then fails (lib/quota/undo-charge.ts)
+  const receipts: ChargeReceipt[] = [];
   // as on REST, a key-only tool's call counts in the key's burst window too (lib/api/with-caller.ts)
   const counted = options.metered === true || options.keyRequired === true;
   try {
@@ -67,11 +81,14 @@ export async function runTool<I>(
     const input = schema ? parseWith(schema, sent ?? {}, "arguments") : (undefined as I);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);
-      return chargeCaller(caller!, subject, cost, { ...extras, state: quota });
+      const result = await chargeCaller(caller!, subject, cost, { ...extras, state: quota });
+      if (result.receipt) receipts.push(result.receipt);
+      return result;
     };
     return await body(input, { caller, charge });
   } catch (err) {
     refusal = err;
+    if (caller) await undoCharges(caller, receipts, quota);
     return toolError(err);
   } finally {
     // a caller refused at admission (burst 429) is not returned, but its refusal carries the headers REST sends;

@@ -11,6 +11,7 @@ import { forgetKey } from "./known-keys";
 import { readCounter } from "./counters";
 import { refillWalletIfNewMonth } from "./wallet";
 import { INVALID_KEY, admitCaller, type PendingAdmission } from "./resolve-caller";
+import type { ChargeReceipt } from "./undo-charge";
 
 export interface ChargeOptions {
   db?: Queryable;
@@ -71,7 +72,21 @@ export interface ChargeResult {
   /** The same caller already paid for (or used) this subject today. */
   repeat: boolean;
   state: QuotaState;
+  /** What this charge took, for undoing it if the call then fails (lib/quota/undo-charge.ts); absent when nothing to undo. */
+  receipt?: ChargeReceipt;
 }
+
+/**
+ * The receipt of a charge that took something: none for one made in the caller's transaction (it rolls back
+ * with it) or with a write alongside (the record stands for what was paid).
+ */
+function receiptOf(subject: string, day: string, cost: number, opts: InternalChargeOptions, allowance: KeylessAllowance): ChargeReceipt | undefined {
+  if (!(opts.undoable ?? (!opts.db && !opts.alongside))) return undefined;
+  return { subject, day, cost, allowance: allowance.name, allowanceLimit: allowance.limit };
+}
+/** Whether the charge is undoable, decided once on the options the caller passed (the paths below add a `db`). */
+type InternalChargeOptions = ChargeOptions & { undoable?: boolean };
+const LOOKUPS: KeylessAllowance = { name: "lookups", limit: ANONYMOUS_DAILY_LOOKUPS };
 
 /**
  * Charges a caller for one subject on this UTC day ("search:<q>",
@@ -93,8 +108,9 @@ export async function chargeCaller(
   caller: Caller,
   subject: string,
   cost: number,
-  opts: ChargeOptions = {},
+  callerOpts: ChargeOptions = {},
 ): Promise<ChargeResult> {
+  const opts: InternalChargeOptions = { undoable: !callerOpts.db && !callerOpts.alongside, ...callerOpts };
   const state = opts.state ?? {};
   if (!Number.isInteger(cost) || cost < 0) throw new Error(`charge cost must be a non-negative integer (got ${cost})`);
   if (!subject) throw new Error("charge subject must not be empty");
@@ -120,10 +136,10 @@ export async function chargeCaller(
       throw unaffordable(cost);
     }
     state.creditsRemaining = paid.remaining;
-    return { charged: cost, repeat: false, state };
+    return { charged: cost, repeat: false, state, receipt: receiptOf(subject, day, cost, opts, LOOKUPS) };
   }
 
-  const allowance = opts.allowance ?? { name: "lookups", limit: ANONYMOUS_DAILY_LOOKUPS };
+  const allowance = opts.allowance ?? LOOKUPS;
   const used = await takeAnonymousLookup(db, {
     ip: caller.ip,
     allowance: allowance.name,
@@ -155,7 +171,7 @@ export async function chargeCaller(
   }
   if (allowance.name === "lookups") state.daily = dailyWindow(used, now, allowance.limit);
   else state.allowance = { name: allowance.name, ...dailyWindow(used, now, allowance.limit) };
-  return { charged: 0, repeat: false, state };
+  return { charged: 0, repeat: false, state, receipt: receiptOf(subject, day, cost, opts, allowance) };
 }
 
 /**
@@ -390,7 +406,7 @@ async function admitAndPay(
   caller: Caller,
   subject: string,
   cost: number,
-  opts: ChargeOptions & { db: Queryable; now: Date; state: QuotaState; admission: PendingAdmission },
+  opts: InternalChargeOptions & { db: Queryable; now: Date; state: QuotaState; admission: PendingAdmission },
 ): Promise<ChargeResult> {
   const { db, now, state, admission } = opts;
   const threshold = new Date(now.getTime() - API_KEY_LAST_USED_RESOLUTION_SECONDS * 1000);
@@ -437,5 +453,5 @@ async function admitAndPay(
   if (count > burstLimit(caller)) throw burstExceeded(caller, state, now);
   if (Number(row.claimed) === 0) return { charged: 0, repeat: true, state };
   state.creditsRemaining = Number(row.remaining);
-  return { charged: cost, repeat: false, state };
+  return { charged: cost, repeat: false, state, receipt: receiptOf(subject, utcDay(now), cost, opts, LOOKUPS) };
 }

@@ -7,6 +7,8 @@ export type { AdmitOptions, CallerInput, PendingAdmission, ResolvedCaller } from
 export { checkBurst, burstBucket, burstLimit } from "./check-burst";
 export { READ_CHARGE, assertAffordable, chargeCaller } from "./charge-caller";
 export type { AlongsideWrite, ChargeExtras, ChargeOptions, ChargeResult } from "./charge-caller";
+export { undoCharges } from "./undo-charge";
+export type { ChargeReceipt } from "./undo-charge";
 export { quotaHeaders } from "./quota-headers";
 export { currentWindows } from "./current-windows";
 export { mergeBatchQuotaHeaders } from "./batch-quota-headers";

@@ -59,10 +59,15 @@ export async function auditConfig(db: Queryable, input: AuditConfigInput, ctx: A
   }
   // The catalog look-up (unmetered on its own, as POST /v1/resolve) runs while the charge commits; nothing is
   // evaluated unless the charge succeeds.
-  const [, resolutions] = await Promise.all([
+  // Both are awaited before either's failure is thrown: a charge still in flight when the look-up failed would
+  // otherwise be paid after the adapter gave back what the failed call had been charged (lib/quota/undo-charge.ts).
+  const [paid, resolved] = await Promise.allSettled([
     ctx.charge(auditSubject(input.text), CREDIT_COSTS.config_audit, { allowance: AUDIT_ALLOWANCE }),
     resolveParsedConfig(db, parsed),
   ]);
+  if (paid.status === "rejected") throw paid.reason;
+  if (resolved.status === "rejected") throw resolved.reason;
+  const resolutions = resolved.value;
   // an ambiguous entry's other candidates are evaluated too: its PASS must hold whichever of them it runs
   const names = [...new Set(resolutions.flatMap((r) => (r.serverName ? [r.serverName, ...(r.ambiguous ? r.alternatives : [])] : [])))];
   const facts = await loadFactsMany(db, names);
