@@ -1,5 +1,6 @@
 import { z, type ZodType } from "zod";
 import { readCapped } from "@/lib/net/read-capped";
+import { firstDuplicateMember } from "@/lib/engine/duplicate-member";
 import { ApiError } from "./errors";
 
 /**
@@ -96,7 +97,20 @@ export async function readJsonBody<T>(req: Request, schema: ZodType<T>, maxBytes
   } catch (err) {
     throw new ApiError("invalid_request", `request body is not valid JSON: ${(err as Error).message}`);
   }
-  return parseWith(schema, value);
+  const input = parseWith(schema, value);
+  // a member named twice is a 400, as a query parameter given twice is: JSON.parse keeps the last silently, so
+  // {"policy_id":"builtin:strict", …, "policy_id":"builtin:baseline"} was decided under whichever came last.
+  // Checked after the schema, which has refused unknown members and NUL characters in names: what is named here
+  // is one of the input's own fields
+  let duplicate: string | null;
+  try {
+    duplicate = firstDuplicateMember(text);
+  } catch {
+    // the check recurses, and only an earlier copy of a member (the schema saw the last) can nest this deep
+    throw new ApiError("invalid_request", "request body nests too deeply");
+  }
+  if (duplicate !== null) throw new ApiError("invalid_request", `${clipForMessage(duplicate)}: given more than once; send it once`);
+  return input;
 }
 
 /** Reads the body as text, refusing more than maxBytes without buffering the rest. */

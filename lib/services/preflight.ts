@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { ApiError } from "@/lib/api/errors";
 import { evaluate, getPolicy, toPreflightResult, type PreflightResultBody } from "@/lib/engine";
 import { loadFactsCached } from "@/lib/facts/record-cache";
+import { loadFacts } from "@/lib/facts/load-facts";
 import { evaluationRecord } from "@/lib/evaluations/record-evaluation";
 import { assertAffordable, type ChargeExtras } from "@/lib/quota";
 import type { PreflightInput } from "@/lib/schemas/preflight";
@@ -57,6 +58,10 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
     await ctx.admit?.();
     // a caller who cannot pay gets its 402 before the probe, the cooldown and the refresh quota are spent
     await assertAffordable(db, accountId, subject, PREFLIGHT_COST, now());
+    // what is stale is judged on the observations stored now: this process's kept copy may be a minute behind
+    // another process's harvest or refresh, and judged on it the call would probe again for nothing, or be
+    // refused 429 under the very cooldown that fresh refresh set
+    facts = (await loadFacts(db, input.server_name)) ?? facts;
     const pending = await beginRefresh(db, facts, { accountId, now: now() });
     if (pending) {
       probed = true;

@@ -92,6 +92,23 @@ describe("POST /v1/preflight", () => {
     expect(await walletRemaining(db, a.accountId)).toBe(10);
   });
 
+  it("refuses a member named twice with 400, as a query parameter given twice is: JSON.parse would keep the last silently", async () => {
+    const a = await keyedAccount(db, { credits: 10 });
+    // a client that writes its default policy first and the caller's after would be decided under the caller's,
+    // one that writes them the other way round under the default, with nothing in the answer to tell which
+    const body = '{"server_name":"io.github.acme/weather","policy_id":"builtin:strict","policy_id":"builtin:baseline"}';
+    const res = await preflight(body, { key: a.key });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ ok: false, error: "invalid_request", message: "policy_id: given more than once; send it once" });
+    // an earlier copy too deep for the check is refused as well, never a 500
+    const deep = `{"server_name":${"[".repeat(30_000)}${"]".repeat(30_000)},"server_name":"io.github.acme/weather"}`;
+    const deepRes = await preflight(deep, { key: a.key });
+    expect(deepRes.status).toBe(400);
+    expect(errorBodySchema.parse(await deepRes.json()).error).toBe("invalid_request");
+    expect(await walletRemaining(db, a.accountId)).toBe(10);
+    expect(await db.$count(evaluations)).toBe(0);
+  });
+
   it("says a missing name is required (not a type error about undefined), in the body and the stamp's query", async () => {
     const body = await preflight({ policy_id: "builtin:baseline" });
     expect(await body.json()).toEqual({ ok: false, error: "invalid_request", message: "server_name: server_name is required" });

@@ -187,6 +187,26 @@ describe("refresh=if_stale", () => {
     }
   });
 
+  it("decides what is stale on the observations stored now, not on this process's kept copy of the facts", async () => {
+    const a = await keyedAccount(db, { credits: 50 });
+    // this process keeps the facts as they were: the remote never observed
+    expect((await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict" }, a.key)).status).toBe(200);
+    // another process (a harvest, or a refresh served by another instance) observed it live a minute ago and holds
+    // the server's refresh cooldown; nothing told this process
+    const at = new Date(Date.now() - 60_000);
+    await db.insert(remoteObservations).values({ url: live.url, type: "streamable-http", live: true, observedAt: at, attemptedAt: at });
+    await db.insert(leases).values({ key: "refresh-cooldown:io.github.test/live", holder: "other", acquiredAt: at, expiresAt: new Date(at.getTime() + 600_000) });
+    const res = await preflight({ server_name: "io.github.test/live", policy_id: "builtin:strict", refresh: "if_stale" }, a.key);
+    // nothing is stale: no probe, no limit applies, and the decision rests on the stored observation
+    expect(res.status).toBe(200);
+    const body = preflightResultSchema.parse(await res.json());
+    expect(body.facts.remotes[0]).toMatchObject({ live: true, observed_at: at.toISOString() });
+    expect(body.reasons.find((r) => r.code === "remote_liveness")!.result).toBe("pass");
+    const [obs] = await db.select().from(remoteObservations);
+    expect(obs.attemptedAt!.getTime()).toBe(at.getTime());
+    expect(await db.select().from(quotaCounters).where(eq(quotaCounters.bucket, `refresh:${a.accountId}`))).toEqual([]);
+  });
+
   it("counts refreshes against the account's daily quota (20) and answers 429 past it", async () => {
     const a = await keyedAccount(db, { credits: 500 });
     const { quotaCounters } = await import("@/lib/db/schema");
