@@ -11,6 +11,7 @@ import { httpFor, noteError, stopping, type HarvestContext, type SourceSpec } fr
 import { loadServerEvidence } from "./load-server-evidence";
 import { pool } from "./run-source";
 import { detectStateChanges } from "./state-changes";
+import { distinctAdvisories } from "./distinct-advisories";
 import { believableTime, parseUpstreamTime } from "@/lib/sources/upstream-time";
 
 interface VulnItem {
@@ -150,10 +151,16 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
     };
     // a fresh record without `withdrawn` has been reinstated: the cached date no longer holds
     const withdrawn = (id: string) => Boolean(records.has(id) ? records.get(id)!.withdrawn : cached.get(id)?.withdrawn);
+    // the other ids of a flaw, as its record says (fetched now, else cached); an id never read names none
+    const aliasesOf = (id: string): string[] => {
+      const list = records.has(id) ? records.get(id)!.aliases : cached.get(id)?.aliases;
+      return Array.isArray(list) ? list.filter((a): a is string => typeof a === "string") : [];
+    };
     const all = [...records.values()];
     return items.map((_, i) => ({
       kind: "ok" as const,
-      advisories: [...new Set(hits[i].map((h) => h.id))].filter((id) => !withdrawn(id)).sort().map(describe),
+      // withdrawn records first: a flaw one database withdrew (say, as a duplicate) still counts by its other ids
+      advisories: distinctAdvisories(hits[i].map((h) => h.id).filter((id) => !withdrawn(id)), aliasesOf).map(describe),
       // every result carries the whole set of fresh records; write() stores them once
       records: i === 0 ? all : [],
     }));

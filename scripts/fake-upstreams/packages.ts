@@ -163,6 +163,8 @@ export interface FakeVuln {
   versions: string[];
   /** When the advisory was retracted; reinstating it removes this and moves `modified`. */
   withdrawn?: string;
+  /** Other ids of the same flaw (OSV lists a PyPI flaw as its GHSA and its PYSEC, each naming the CVE); default `CVE-<id>`. */
+  aliases?: string[];
 }
 
 /**
@@ -221,7 +223,7 @@ export class FakeOsv {
           id: v.id,
           modified: v.modified,
           published: v.modified,
-          aliases: [`CVE-${v.id}`],
+          aliases: v.aliases ?? [`CVE-${v.id}`],
           summary: v.summary,
           details: v.summary,
           affected: [{ package: { ecosystem: v.ecosystem, name: v.name }, versions: v.versions }],

@@ -27,6 +27,8 @@ describe("fetchPackument", () => {
         for (let i = 0; i < 100; i++) res.write("x".repeat(1024));
         return void res.end('"}');
       }
+      // the registry now answers an unpublished package 404, with its tombstone as the body
+      if (name === "tombstone-404") return void res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ ...(BODIES.tombstone as object), name }));
       if (!(name in BODIES)) return void res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Not found"}');
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(BODIES[name]));
     });
@@ -43,6 +45,8 @@ describe("fetchPackument", () => {
     expect(await fetchPackument("good", null, { retries: 0 })).toMatchObject({ kind: "found", latestVersion: "1.0.0" });
     expect(await fetchPackument("absent", null, { retries: 0 })).toEqual({ kind: "missing", httpStatus: 404 });
     expect(await fetchPackument("tombstone", null, { retries: 0 })).toEqual({ kind: "unpublished", httpStatus: 200 });
+    // stored as merely missing, the package's unpublication was lost
+    expect(await fetchPackument("tombstone-404", null, { retries: 0 })).toEqual({ kind: "unpublished", httpStatus: 404 });
   });
 
   it("stops reading an answer over the size limit and reports it, declared or streamed", async () => {
