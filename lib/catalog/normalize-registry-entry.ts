@@ -55,6 +55,9 @@ const ECOSYSTEM_BY_REGISTRY_TYPE: Record<string, string> = {
   mcpb: "mcpb",
 };
 
+/** The ecosystems a listed package is filed under when its registry type is one the catalog knows. */
+export const KNOWN_ECOSYSTEMS: readonly string[] = [...new Set(Object.values(ECOSYSTEM_BY_REGISTRY_TYPE))];
+
 export class RegistryEntryError extends Error {}
 
 type Obj = Record<string, unknown>;

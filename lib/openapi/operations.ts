@@ -189,7 +189,7 @@ export const API_OPERATIONS: ApiOperation[] = [
     tag: "Catalog",
     summary: "Find servers by name, title or description",
     description:
-      "HealthCards ranked: exact name, then name part or title, then similar (typo-tolerant) names, then descriptions; ties broken by trust score. Only listed servers are searched.",
+      "HealthCards ranked: exact name, then name part or title (or a package, repository or remote URL the listing names), then similar (typo-tolerant) names, then descriptions; ties broken by trust score. Only listed servers are searched.",
     auth: "optional",
     cost: `${credits(CREDIT_COSTS.search)} per distinct query a day; ${ANON}`,
     query: searchQuerySchema,

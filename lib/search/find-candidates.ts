@@ -4,6 +4,8 @@ import { foldName, serverPartOf } from "@/lib/facts/fold-name";
 import { SEARCH_CANDIDATES } from "@/lib/config";
 import { sqlRows } from "@/lib/reports/sql-rows";
 import { oneEditKeys, oneEditVariants } from "./edit-variants";
+import { KNOWN_ECOSYSTEMS } from "@/lib/catalog/normalize-registry-entry";
+import { queryArtifacts, unwrapQuery } from "./query-artifacts";
 import { GENERIC_NAME_WORDS, SEARCH_KEY_ALPHABET, searchKey, searchKeySql } from "./search-key";
 
 /**
@@ -13,7 +15,10 @@ import { GENERIC_NAME_WORDS, SEARCH_KEY_ALPHABET, searchKey, searchKeySql } from
 export const MATCH_TIERS = {
   /** The exact canonical name, case-sensitive. */
   exact_name: 3,
-  /** The name part equals the query after case, separator and homoglyph folding; or the whole name or the title does, ignoring case. */
+  /**
+   * The name part equals the query after case, separator and homoglyph folding; or the whole name or the title does,
+   * ignoring case; or the query is a package identifier, repository URL or remote URL the server's listing names.
+   */
   exact_part_or_title: 2,
   /** The name part is one typo from the query, or similar to it (trigrams), or the owner, name part or title contain its words. */
   similar_name_or_title: 1,
@@ -74,7 +79,8 @@ export function fullTextQuery(q: string): string {
  * 2. description matches (search_tsv @@, ranked by ts_rank), only when step 1 leaves fewer than
  *    `wanted` results: a description match never outranks a name match.
  */
-export async function findCandidates(db: Queryable, q: string, wanted: number, max = SEARCH_CANDIDATES): Promise<SearchCandidate[]> {
+export async function findCandidates(db: Queryable, typed: string, wanted: number, max = SEARCH_CANDIDATES): Promise<SearchCandidate[]> {
+  const q = unwrapQuery(typed);
   const part = q.includes("/") ? serverPartOf(q) : q;
   const fold = foldName(part);
   const lower = q.toLowerCase();
@@ -102,6 +108,7 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
   // Each branch returns whole candidate rows (no join back to servers, whose size would tempt the
   // planner into a scan); union removes the duplicates.
   const cols = sql`s.id, s.name, s.namespace, s.name_fold, s.title, s.server_part, s.search_name, s.search_key, s.delisted_at`;
+  const artifacts = queryArtifacts(q);
   const branches = [
     sql`select ${cols} from servers s where s.name = ${q}`,
     // the whole name in another case (expression index): the name part branch below stops at BRANCH_LIMIT rows
@@ -121,6 +128,7 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
               cross join lateral (select * from servers where search_key = k limit ${BRANCH_LIMIT}) s`,
         ]
       : []),
+    ...(artifacts ? [sql`select ${cols} from servers s where s.id in (select id from art)`] : []),
     ...(words
       ? [
           sql`(select ${cols} from servers s, plainto_tsquery('english', ${words}) tsq where s.name_tsv @@ tsq
@@ -128,12 +136,15 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
         ]
       : []),
   ];
-  const nameRows = await sqlRows<{ name: string; namespace: string; name_fold: string; search_key: string; tier: number; relevance: number }>(
+  const nameRows = await sqlRows<{ name: string; namespace: string; name_fold: string; search_key: string; artifact: boolean; tier: number; relevance: number }>(
     db,
     sql`
+    ${artifacts ? sql`with art as (${artifactIds(artifacts)})` : sql``}
     select h.name, h.namespace, h.name_fold, h.search_key,
+      ${artifacts ? sql`h.id in (select id from art)` : sql`false`} as artifact,
       case
         when h.name = ${q} then 3
+        ${artifacts ? sql`when h.id in (select id from art) then 2` : sql``}
         when h.name_fold = ${fold} or lower(h.name) = ${lower} or lower(h.title) = ${lower} then 2
         -- a server named by its owner (a generic name part) whose owner is the query
         when h.search_key = ${key} and ${sql.raw(searchKeySql("h.server_part"))} = '' then 2
@@ -147,7 +158,8 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
     .map((r) => {
       const tier = Number(r.tier);
       const oneEdit = near.has(r.name_fold) || nearSearch.has(r.search_key);
-      const exact = tier === 3 || r.name.toLowerCase() === lower;
+      // the artifact a listing names is the one server the user named, as the whole name in another case is
+      const exact = tier === 3 || r.name.toLowerCase() === lower || r.artifact === true;
       const ofNamespace = namespace !== null && r.namespace.toLowerCase() === namespace;
       const relevance =
         tier >= 2
@@ -183,6 +195,32 @@ export async function findCandidates(db: Queryable, q: string, wanted: number, m
  * Computed only for the rows the index found.
  */
 const OWN_WORDS = sql.raw(`(ts_filter(s.search_tsv, '{b}') || s.name_tsv)`);
+
+/**
+ * Ids of the servers whose listing (the latest version; any version of a server the catalog holds without one)
+ * names the query's package identifier, repository URL or remote URL: exact probes of the (ecosystem,
+ * identifier), repositories (url) and server_remotes (url) indexes, each bounded.
+ */
+function artifactIds(a: NonNullable<ReturnType<typeof queryArtifacts>>) {
+  const listed = sql`(s.latest_version_id = v.id or s.latest_version_id is null) and s.delisted_at is null`;
+  const parts = [
+    sql`(select v.server_id as id from server_packages sp join server_versions v on v.id = sp.version_id join servers s on s.id = v.server_id
+         where sp.ecosystem = any(${arrayLiteral(KNOWN_ECOSYSTEMS)}::text[]) and sp.identifier = any(${arrayLiteral(a.identifiers)}::text[]) and ${listed}
+         limit ${BRANCH_LIMIT})`,
+    ...(a.repositoryUrl
+      ? [sql`(select s.id from repositories r join servers s on s.repository_id = r.id where r.url = ${a.repositoryUrl} and s.delisted_at is null limit ${BRANCH_LIMIT})`]
+      : []),
+    ...(a.remoteUrls.length
+      ? [
+          sql`(select v.server_id as id from server_remotes sr join server_versions v on v.id = sr.version_id join servers s on s.id = v.server_id
+               where sr.url = any(${arrayLiteral(a.remoteUrls)}::text[]) and ${listed} limit ${BRANCH_LIMIT})`,
+        ]
+      : []),
+  ];
+  return sql.join(parts, sql` union `);
+}
+
+const arrayLiteral = (items: readonly string[]) => `{${items.map(arrayItem).join(",")}}`;
 
 /** One element of a Postgres array literal, quoted. */
 const arrayItem = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;

@@ -325,6 +325,37 @@ describe("GET /v1/search", () => {
     }
   });
 
+  it("reads a name copied with its quotes, backticks or angle brackets as the exact name, above its lookalikes", async () => {
+    // from a JSON config, a README's code span or a chat message: WEATHER, the higher trust score, used to rank first
+    for (const q of [`"${EVIL_WEATHER}"`, `\`${EVIL_WEATHER}\``, `'${EVIL_WEATHER}'`, `<${EVIL_WEATHER}>`, `“${EVIL_WEATHER}”`]) {
+      const r = await search(q);
+      expect(r.results.slice(0, 2).map((c) => [c.server_name, c.match]), q).toEqual([
+        [EVIL_WEATHER, "exact_name"],
+        [WEATHER, "exact_part_or_title"],
+      ]);
+      expect(r.query, q).toBe(q);
+    }
+  });
+
+  it("finds a server by the repository, package or remote URL its listing names, above servers that only share a name", async () => {
+    const STORM = "io.github.acme/wx";
+    await ingestDump(
+      db,
+      [...FIXTURE, entry(STORM, { description: "Severe weather", repo: "https://github.com/acme/storm-watch-repo", npm: "@acme/storm-watch", remote: "https://wx.acme.example/mcp" })],
+      "fixture-3.json",
+      ago(0.4),
+    );
+    clearSearchCache(db);
+    // none of these is a name, a title or words of a description
+    for (const q of ["@acme/storm-watch", "https://github.com/acme/storm-watch-repo", "https://github.com/Acme/Storm-Watch-Repo.git", "github.com/acme/storm-watch-repo/", "https://wx.acme.example/mcp"]) {
+      expect((await search(q)).results.map((c) => [c.server_name, c.match]), q).toEqual([[STORM, "exact_part_or_title"]]);
+    }
+    // the repository URL of WEATHER names it, not com.evil/weather-mcp, which only shares its name part
+    const r = await search("https://github.com/acme/weather-mcp");
+    expect(r.results[0]).toMatchObject({ server_name: WEATHER, match: "exact_part_or_title" });
+    expect(r.results.find((c) => c.server_name === EVIL_WEATHER)?.match).toBe("similar_name_or_title");
+  });
+
   it("tolerates a typo in the name part", async () => {
     expect((await search("wether-mcp")).results.slice(0, 3).map((c) => c.server_name)).toContain(WEATHER);
     expect((await search("forcast-tools")).results[0].server_name).toBe(FORECAST);
