@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import { verifyEvaluation } from "@/lib/engine";
 import { firstDuplicateMember } from "@/lib/engine/duplicate-member";
+import { decodeTextFile } from "./lib/decode-text-file";
 import { oneLine } from "./lib/one-line";
 import { parseArgsOrExit } from "./lib/parse-args-or-exit";
 import { userPath } from "./lib/user-path";
@@ -30,11 +31,11 @@ const file = arg === "-" ? arg : userPath(arg);
 let input: unknown;
 let duplicate: string | null;
 try {
-  // a leading byte order mark is not JSON but many Windows tools write one; the API reads bodies past it too
+  // a leading byte order mark is not JSON but many Windows tools write one (and PowerShell 5 writes UTF-16)
   if (file !== "-" && fs.statSync(file).size > MAX_BYTES) throw new Error(TOO_LARGE);
   const bytes = fs.readFileSync(file === "-" ? 0 : file);
   if (bytes.length > MAX_BYTES) throw new Error(TOO_LARGE);
-  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+  const text = decodeTextFile(bytes);
   input = JSON.parse(text);
   duplicate = firstDuplicateMember(text);
 } catch (err) {
