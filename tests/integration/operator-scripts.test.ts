@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,34 +28,57 @@ function runWith(extra: Record<string, string>, script: string, ...args: string[
   return runScript(env, script, ...args);
 }
 
+/**
+ * A migrated embedded database in `dir` (a copy of the one `migrate` made before the tests): creating a PGlite
+ * cluster (initdb in WASM) and applying every migration took a script run seconds of CPU more each time, and
+ * five of these tests start on a database of their own. The cluster is closed, so its files are the database.
+ */
+function migratedCopy(dir: string): string {
+  fs.cpSync(path.join(dataDir, "template", "pglite"), dir, { recursive: true });
+  return dir;
+}
+
 describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embedded database", () => {
+  beforeAll(async () => {
+    // db:migrate on a directory with no database: creates the cluster and applies every migration
+    const migrated = await runOn(`pglite:${path.join(dataDir, "template", "pglite")}`, "migrate");
+    expect(migrated.status, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toMatch(/^migrations applied: PGlite at /m);
+    migratedCopy(path.join(dataDir, "pglite"));
+  }, 120_000);
+
   it("read a file named relative to where the user typed the command (npm runs them from the package root)", async () => {
     // npm keeps the caller's directory in INIT_CWD; the file is there, not in the package root
     const here = fs.mkdtempSync(path.join(dataDir, "cwd-"));
     fs.writeFileSync(path.join(here, "evaluation.json"), "{}");
-    const verify = await runWith({ INIT_CWD: here }, "verify", "evaluation.json");
+    const [verify, ingest] = await Promise.all([
+      runWith({ INIT_CWD: here }, "verify", "evaluation.json"),
+      runWith({ INIT_CWD: here }, "ingest", "--file", "no-such-dump.json"),
+    ]);
     // read (a mismatch, exit 1), not "cannot read" (exit 2)
     expect(verify.stderr).not.toMatch(/cannot read/);
     expect(verify.status).toBe(1);
-    const ingest = await runWith({ INIT_CWD: here }, "ingest", "--file", "no-such-dump.json");
     expect(ingest.stderr).toContain(`no such file: ${path.join(here, "no-such-dump.json")}`);
   });
 
   it("key:create prints a new key once, refuses bad arguments with exit 2, and grants watches by request", async () => {
+    // the refusals below come before any database is opened: started with the first run (each is a fresh tsx process)
+    const usages = [["create-key"], ["grant-watch-limit", "--email", "ops@example.com"]].map(([script, ...args]) => run(script, ...args));
+    const refused = run("create-key", "--email", "not-an-address");
     const made = await run("create-key", "--email", "ops@example.com", "--tier", "pro");
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toMatch(/^account \S+ \(pro\)$/m);
     expect(made.stdout).toMatch(/^key \(shown once, store it now\): \S{20,}$/m);
 
     // without its required option: the usage, on stderr like every other refusal
-    for (const [script, ...args] of [["create-key"], ["grant-watch-limit", "--email", "ops@example.com"]]) {
-      const usage = await run(script, ...args);
+    for (const running of usages) {
+      const usage = await running;
       expect(usage.status).toBe(2);
       expect(usage.stdout).toBe("");
       expect(usage.stderr).toMatch(/^usage: npm run /);
     }
 
-    const bad = await run("create-key", "--email", "not-an-address");
+    const bad = await refused;
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/invalid arguments: email/);
 
@@ -65,21 +88,24 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
   });
 
   it("a failure is one line and exit 1, not a stack trace", async () => {
-    const unknown = await run("grant-watch-limit", "--email", "nobody@example.com", "--limit", "80");
+    // three databases, three processes at once
+    const blocked = path.join(dataDir, "not-a-directory");
+    fs.writeFileSync(blocked, "");
+    const [unknown, failed, lost] = await Promise.all([
+      run("grant-watch-limit", "--email", "nobody@example.com", "--limit", "80"),
+      runOn(`pglite:${blocked}`, "create-key", "--email", "ops@example.com"),
+      runOn("pglite:memory", "create-key", "--email", "ops@example.com"),
+    ]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr.trim().split("\n")).toHaveLength(1);
     expect(unknown.stderr).toMatch(/^account:watch-limit failed: /);
 
     // a database that cannot be opened (its directory is a file): key:create says so in one line too
-    const blocked = path.join(dataDir, "not-a-directory");
-    fs.writeFileSync(blocked, "");
-    const failed = await runOn(`pglite:${blocked}`, "create-key", "--email", "ops@example.com");
     expect(failed.status).toBe(1);
     expect(failed.stderr.trim().split("\n")).toHaveLength(1);
     expect(failed.stderr).toMatch(/^key:create failed: /);
 
     // an in-memory database ends with the job: its work would be lost while it reported success
-    const lost = await runOn("pglite:memory", "create-key", "--email", "ops@example.com");
     expect(lost.status).toBe(1);
     expect(lost.stdout).not.toMatch(/key \(shown once/);
     expect(lost.stderr.trim()).toMatch(/^key:create failed: DATABASE_URL=pglite:memory is a database of one process, which ends with this job/);
@@ -141,10 +167,9 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
 
   it("a setting of the environment the job cannot use is one line naming it and exit 1, not a default or NaN taken silently", async () => {
     // DELIVER_INTERVAL_MS=5s was NaN, which turned the server's delivery timer off without a word
-    const deliver = await runWith({ DELIVER_INTERVAL_MS: "5s" }, "deliver");
+    const [deliver, migrate] = await Promise.all([runWith({ DELIVER_INTERVAL_MS: "5s" }, "deliver"), runWith({ DATABASE_POOL_MAX: "ten" }, "migrate")]);
     expect(deliver.status).toBe(1);
     expect(deliver.stderr.trim()).toBe('deliver failed: DELIVER_INTERVAL_MS must be a whole number from 0 to 2147483647 (got "5s")');
-    const migrate = await runWith({ DATABASE_POOL_MAX: "ten" }, "migrate");
     expect(migrate.status).toBe(1);
     expect(migrate.stderr.trim()).toBe('db:migrate failed: DATABASE_POOL_MAX must be a whole number, 1 or more (got "ten")');
   });
@@ -152,10 +177,9 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
   it("a file that is not JSON fails in one line: the parser's excerpt of the file may hold a line break", async () => {
     const notJson = path.join(dataDir, "not-json.json");
     fs.writeFileSync(notJson, "vm\n");
-    const ingest = await run("ingest", "--file", notJson);
+    const [ingest, verify] = await Promise.all([run("ingest", "--file", notJson), run("verify", notJson)]);
     expect(ingest.status).toBe(1);
     expect(ingest.stderr.trim().split("\n"), ingest.stderr).toHaveLength(1);
-    const verify = await run("verify", notJson);
     expect(verify.status).toBe(2);
     expect(verify.stderr.trim().split("\n"), verify.stderr).toHaveLength(1);
   });
@@ -172,11 +196,11 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
   it("verify refuses a saved evaluation that names a member twice: JSON.parse keeps the last, its reader may believe the first", async () => {
     const result = toPreflightResult(evaluate({ facts: buildFacts({ repository: repo({ exists: false }) }), policy: STRICT_POLICY, now: NOW }), null);
     expect(result.decision).toBe("BLOCK");
-    const saved = path.join(dataDir, "twice.json");
-    fs.writeFileSync(saved, JSON.stringify(result));
-    expect((await run("verify", saved)).status).toBe(0);
-    fs.writeFileSync(saved, JSON.stringify(result).replace('"decision":"BLOCK"', '"decision":"PASS","decision":"BLOCK"'));
-    const verify = await run("verify", saved);
+    const [once, twice] = [path.join(dataDir, "once.json"), path.join(dataDir, "twice.json")];
+    fs.writeFileSync(once, JSON.stringify(result));
+    fs.writeFileSync(twice, JSON.stringify(result).replace('"decision":"BLOCK"', '"decision":"PASS","decision":"BLOCK"'));
+    const [valid, verify] = await Promise.all([run("verify", once), run("verify", twice)]);
+    expect(valid.status).toBe(0);
     expect(verify.status).toBe(1);
     expect(verify.stderr.trim()).toBe("mismatch: decision is stated more than once; an evaluation names each member once");
     expect(verify.stdout).not.toMatch(/verified/);
@@ -207,9 +231,7 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
 
   /** A migrated embedded database of its own, with `setup` run on it (the scripts then open it themselves). */
   async function databaseWith(name: string, ...setup: string[]): Promise<string> {
-    const url = `pglite:${path.join(dataDir, name, "pglite")}`;
-    const migrated = await runOn(url, "migrate");
-    expect(migrated.status, migrated.stderr).toBe(0);
+    const url = `pglite:${migratedCopy(path.join(dataDir, name, "pglite"))}`;
     const handle = await openDatabase(url);
     try {
       for (const statement of setup) await handle.db.execute(sql.raw(statement));
@@ -252,30 +274,34 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
   });
 
   it("an ingest killed part-way leaves no half-written catalog and no sync that says it is still running", async () => {
-    // the catalog write stalls inside its transaction, where the process is then killed (SIGKILL: no handler runs)
+    // the catalog write stalls inside its transaction, where the process is then killed (SIGKILL: no handler runs); the
+    // trigger first leaves a file in the data directory, so the kill comes once the write has begun, not after a guess
     const url = await databaseWith(
       "killed",
-      "create function stall() returns trigger language plpgsql as $$ begin perform pg_sleep(600); return new; end $$",
+      "create function stall() returns trigger language plpgsql as $$ begin execute format('copy (select 1) to %L', current_setting('data_directory') || '/stalled'); perform pg_sleep(600); return new; end $$",
       "create trigger stall before insert on servers for each row execute function stall()",
     );
+    const stalled = path.join(url.slice("pglite:".length), "stalled");
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: "silent" };
     delete env.TEST_DATABASE_URL;
-    const started = Date.now();
     // its own process group: tsx runs the script in a child process, and both go
     const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/ingest.ts", "--file", twoServers()], { env, stdio: "ignore", detached: true });
     const exited = new Promise((resolve) => child.on("close", resolve));
-    // long enough to open the database and reach the catalog write on this machine: as long again as a migrate run
-    const migrateTook = await runOn(url.replace("/killed/", "/killed-timing/"), "migrate").then(() => Date.now() - started);
-    await new Promise((r) => setTimeout(r, migrateTook + 3_000));
+    await expect.poll(() => fs.existsSync(stalled) || child.exitCode !== null, { timeout: 120_000, interval: 100 }).toBe(true);
+    expect(child.exitCode, "the ingest ended before its catalog write").toBeNull();
     process.kill(-child.pid!, "SIGKILL");
     await exited;
     // the killed script process is reaped a moment after its parent
     await expect.poll(() => pgliteLockHolder(url.slice("pglite:".length)), { timeout: 10_000 }).toBeNull();
 
-    expect(await syncsOf(url)).toEqual([]);
     const handle = await openDatabase(url);
-    await handle.db.execute(sql.raw("drop trigger stall on servers"));
-    await handle.close();
+    try {
+      const res = await handle.db.execute(sql`select status, error, (select count(*)::int from servers) as servers from registry_syncs order by id`);
+      expect((res as unknown as { rows: unknown[] }).rows).toEqual([]);
+      await handle.db.execute(sql.raw("drop trigger stall on servers"));
+    } finally {
+      await handle.close();
+    }
     const again = await runOn(url, "ingest", "--file", twoServers());
     expect(again.status, again.stderr).toBe(0);
     expect(await syncsOf(url)).toEqual([{ status: "succeeded", error: null, servers: 2 }]);
@@ -286,7 +312,7 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     // process holds the PGlite lock; the job must do the work itself, not report "fetch failed"
     const dir = fs.mkdtempSync(path.join(dataDir, "stopped-"));
     fs.writeFileSync(path.join(dir, "server.json"), JSON.stringify({ pid: process.pid, url: "http://127.0.0.1:9", secret: "x" }));
-    const made = await runWith({ DATA_DIR: dir, DATABASE_URL: `pglite:${path.join(dir, "pglite")}` }, "create-key", "--email", "left@example.com");
+    const made = await runWith({ DATA_DIR: dir, DATABASE_URL: `pglite:${migratedCopy(path.join(dir, "pglite"))}` }, "create-key", "--email", "left@example.com");
     expect(made.stderr).not.toMatch(/fetch failed/);
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toMatch(/^key \(shown once, store it now\): /m);
@@ -297,12 +323,12 @@ describe.skipIf(process.env.TEST_DB !== "pglite")("operator scripts on the embed
     const held = path.join(dataDir, "held", "pglite");
     fs.mkdirSync(path.dirname(held), { recursive: true });
     fs.writeFileSync(`${held}.lock`, String(process.pid));
-    const migrate = await runOn(`pglite:${held}`, "migrate");
+    // and, at the same time, the suite's own database, which no process holds
+    const [migrate, fresh] = await Promise.all([runOn(`pglite:${held}`, "migrate"), run("migrate")]);
     expect(migrate.status).toBe(1);
     expect(migrate.stderr.trim().split("\n")).toHaveLength(1);
     expect(migrate.stderr).toMatch(new RegExp(`^db:migrate: the embedded database in \\S+ is open in process ${process.pid}`));
 
-    const fresh = await run("migrate");
     expect(fresh.status, fresh.stderr).toBe(0);
     expect(fresh.stdout).toMatch(/^migrations applied: PGlite at /m);
   });
