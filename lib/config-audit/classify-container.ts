@@ -1,5 +1,6 @@
-import { identity, otherIdentity, type LaunchContext } from "./identity";
+import { identity, otherIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
 import { formatImageRef, parseImageRef } from "./oci-image";
+import { doubtfulOption, readOption } from "./read-option";
 import type { EntryIdentity } from "./types";
 
 // `docker run` options that take a value, the whole table of `docker run --help` (Docker 27) plus podman's and
@@ -28,8 +29,21 @@ const WITH_VALUE = new Set([
   "--image-volume", "--init-path", "--log-level", "--os", "--passwd-entry", "--personality", "--pidfile", "--pod",
   "--pod-id-file", "--preserve-fds", "--rdt-class", "--requires", "--retry", "--retry-delay", "--sdnotify",
   "--seccomp-policy", "--secret", "--shm-size-systemd", "--subgidname", "--subuidname", "--timeout", "--tz", "--uidmap",
-  "--umask", "--unsetenv", "--variant", "--cosign-key", "--snapshotter", "--namespace", "--cni-path",
+  "--umask", "--unsetenv", "--variant", "--cosign-key", "--snapshotter", "--namespace", "--cni-path", "--systemd",
 ]);
+
+// The switches of the same commands; docker (pflag) refuses an option it does not know, so one in neither list,
+// followed by a word, leaves the entry UNKNOWN rather than reading that word as the image.
+const SWITCHES = new Set([
+  "-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--init", "--privileged", "-P", "--publish-all",
+  "--read-only", "--sig-proxy", "--oom-kill-disable", "--no-healthcheck", "-q", "--quiet", "--disable-content-trust",
+  "--use-api-socket", "--help",
+  // podman and nerdctl
+  "--replace", "--http-proxy", "--env-host", "--tls-verify", "--rmi", "--no-hosts", "--read-only-tmpfs", "--passwd",
+  "--rootfs", "--unsetenv-all", "--no-hostname", "--insecure-registry",
+]);
+
+const RUN_OPTIONS = { withValue: WITH_VALUE, switches: SWITCHES };
 
 /**
  * `docker|podman|nerdctl run [options] IMAGE [args]` → the image (no registry host → docker.io, a missing tag
@@ -54,22 +68,22 @@ export function classifyContainer(program: string, args: string[], ctx: LaunchCo
   let detached = false;
   let entrypoint: string | null = null;
   let j = i + 1;
-  for (; j < args.length; j++) {
+  while (j < args.length) {
     const a = args[j];
     if (a === "--") {
       j++;
       break;
     }
     if (!a.startsWith("-")) break;
-    if (a.startsWith("--entrypoint=")) entrypoint = a.slice("--entrypoint=".length);
-    if (a.includes("=")) continue;
-    if (WITH_VALUE.has(a)) {
-      if (a === "--entrypoint") entrypoint = args[j + 1] ?? "";
-      j++;
-      continue;
-    }
-    if (a === "--interactive" || (/^-[a-zA-Z]+$/.test(a) && a.includes("i"))) interactive = true;
-    if (a === "--detach" || (/^-[a-zA-Z]+$/.test(a) && a.includes("d"))) detached = true;
+    const opt = readOption(args, j, RUN_OPTIONS);
+    const doubtful = doubtfulOption(args, opt);
+    if (doubtful) return unknownOptionIdentity(`${program} run`, doubtful, ctx);
+    if (opt.flag === "--entrypoint") entrypoint = opt.value ?? "";
+    // the switches of a cluster (`-it`, `-dit`, the `i` of `-ie K`), never the letters of a value glued to it (`-eID=1`)
+    const cluster = /^-[a-zA-Z]+$/.test(a) ? a.slice(1, opt.flag === a ? undefined : a.indexOf(opt.flag[1])) : "";
+    if (a === "--interactive" || cluster.includes("i")) interactive = true;
+    if (a === "--detach" || cluster.includes("d")) detached = true;
+    j = opt.next;
   }
   const image = args[j];
   const ref = image ? parseImageRef(image) : null;

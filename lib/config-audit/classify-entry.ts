@@ -1,9 +1,10 @@
 import { classifyContainer } from "./classify-container";
-import { classifyMcpProxy, classifyNpmLaunch, classifySupergateway, isPublicNpmRegistry, npmRegistryOf, parseNpmArgs } from "./classify-npm";
+import { BUN_OPTIONS, classifyMcpProxy, classifyNpmLaunch, classifySupergateway, isPublicNpmRegistry, NPM_OPTIONS, npmRegistryOf, NPX_OPTIONS, parseNpmArgs, PNPM_OPTIONS, YARN_OPTIONS } from "./classify-npm";
 import { classifyPipx, classifyPython, classifyUv, classifyUvx, isPythonProgram, isVenvInterpreter } from "./classify-python";
 import { ASSIGNMENT, dropAssignments, hideAssignedValues, isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
-import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, type LaunchContext } from "./identity";
+import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
 import { parseNpmSpec } from "./package-specs";
+import { doubtfulOption, readOption, type OptionTable } from "./read-option";
 import { checkRemoteUrl, isExampleHost, redactUrl, redactUrlText } from "./remote-url";
 import type { ConfigEntry, EntryIdentity, PackageSources } from "./types";
 
@@ -73,7 +74,8 @@ function withNote(id: EntryIdentity, note: string | null): EntryIdentity {
 /** Launchers the dispatcher knows by name; a path-like command with spaces is split only when it starts with one. */
 const KNOWN_PROGRAMS = new Set([
   "cmd", "powershell", "pwsh", "bash", "sh", "zsh", "dash", "ksh", "fish", "wsl", "env", "npx", "pnpx", "bunx", "npm", "pnpm",
-  "yarn", "bun", "deno", "uvx", "uv", "pipx", "docker", "podman", "nerdctl", "node", "python", "python3", "py",
+  "yarn", "bun", "deno", "uvx", "uv", "pipx", "docker", "podman", "nerdctl", "node", "python", "python3", "py", "mise", "volta",
+  "fnm", "asdf", "nvm",
 ]);
 
 /**
@@ -148,6 +150,12 @@ function classifyArgv(argv: string[], wrappers: string[], depth: number, sources
       return ctx.inner(skipOptions(args, ["-d", "--distribution", "-u", "--user", "--cd", "--shell-type"], ["-e", "--exec", "--"]), program);
     case "env":
       return peelEnv(args, ctx);
+    case "mise":
+    case "volta":
+    case "fnm":
+    case "asdf":
+    case "nvm":
+      return peelVersionManager(program, args, ctx);
     case "sudo":
     case "doas":
     case "nice":
@@ -168,30 +176,37 @@ function classifyArgv(argv: string[], wrappers: string[], depth: number, sources
       return otherIdentity(program, `${program} is called without \`-- <command>\``, ctx);
     }
     case "npx":
+      return classifyNpmLaunch(program, args, ctx, NPX_OPTIONS);
     case "pnpx":
-    case "bunx":
     case "pnx":
-      return classifyNpmLaunch(program, args, ctx);
+      return classifyNpmLaunch(program, args, ctx, PNPM_OPTIONS);
+    case "bunx":
+      return classifyNpmLaunch(program, args, ctx, BUN_OPTIONS);
     case "npm": {
-      const sub = args.findIndex((a) => !a.startsWith("-"));
-      if (args[sub] === "exec" || args[sub] === "x") return classifyNpmLaunch(`npm ${args[sub]}`, args.slice(sub + 1), ctx);
+      // npm's options before the subcommand (`npm --registry X exec pkg`) hold for it
+      const parsed = parseNpmArgs(args, NPM_OPTIONS);
+      if (parsed.doubtful) return unknownOptionIdentity("npm", parsed.doubtful, ctx);
+      const sub = args.length - parsed.positional.length;
+      if (args[sub] === "exec" || args[sub] === "x") return classifyNpmLaunch(`npm ${args[sub]}`, [...args.slice(0, sub), ...args.slice(sub + 1)], ctx, NPM_OPTIONS);
       return localIdentity(`npm ${args[sub] ?? ""}`.trim(), `npm ${args[sub] ?? ""} runs a script of the local project`.replace(/\s+/g, " "), ctx);
     }
     case "pnpm":
     case "yarn": {
-      const parsed = parseNpmArgs(args);
+      const table = program === "pnpm" ? PNPM_OPTIONS : YARN_OPTIONS;
+      const parsed = parseNpmArgs(args, table);
+      if (parsed.doubtful) return unknownOptionIdentity(program, parsed.doubtful, ctx);
       if (parsed.positional[0] === "dlx") {
         const options = [
           ...parsed.packages.flatMap((p) => ["--package", p]),
           ...(parsed.registry !== null ? ["--registry", parsed.registry] : []),
           ...Object.entries(parsed.scopes).flatMap(([scope, url]) => [`--${scope}:registry`, url]),
         ];
-        return classifyNpmLaunch(`${program} dlx`, [...options, ...parsed.positional.slice(1)], ctx);
+        return classifyNpmLaunch(`${program} dlx`, [...options, ...parsed.positional.slice(1)], ctx, table);
       }
       return localIdentity(`${program} ${parsed.positional[0] ?? ""}`.trim(), `${program} ${parsed.positional[0] ?? ""} runs a script of the local project`.replace(/\s+/g, " "), ctx);
     }
     case "bun": {
-      if (args[0] === "x") return classifyNpmLaunch("bun x", args.slice(1), ctx);
+      if (args[0] === "x") return classifyNpmLaunch("bun x", args.slice(1), ctx, BUN_OPTIONS);
       return runnerWithFile(shownProgram, args[0] === "run" ? args.slice(1) : args, ctx);
     }
     case "deno":
@@ -312,8 +327,25 @@ function peelCmd(args: string[], ctx: LaunchContext): EntryIdentity {
   if (at < 0) return otherIdentity("cmd", "cmd is called without /c", ctx);
   const rest = args.slice(at + 1);
   // `cmd /c "npx -y pkg"`: the whole command line in one argument; cmd reads `&`, `|` in separate arguments too
-  if (rest.length === 1 || rest.some((a) => /[&|]/.test(a))) return ctx.line(rest.join(" "), "cmd /c", { windows: true, substitution: false });
+  if (rest.length === 1 || rest.some((a) => /[&|]/.test(a))) {
+    const line = cmdLine(rest.join(" "), args.slice(0, at).some((a) => /^\/s$/i.test(a)));
+    return ctx.line(line, "cmd /c", { windows: true, substitution: false });
+  }
   return ctx.inner(rest, "cmd /c");
+}
+
+/**
+ * The line cmd.exe runs after `/c`. A line held whole in quotes (`"npx -y pkg"`, `""C:\…\npx.cmd" -y pkg"`) loses its
+ * first and last quote, as cmd strips them (always under /s), unless, without /s, the two quotes hold the path of
+ * one program (`"C:\Program Files\x\server.exe"`), which cmd runs as written. Kept, the quotes made the whole
+ * line one word: the program `npx -y pkg`, never the npm package.
+ */
+function cmdLine(line: string, s: boolean): string {
+  const t = line.trim();
+  if (t.length < 2 || !t.startsWith('"') || !t.endsWith('"')) return line;
+  const inner = t.slice(1, -1);
+  if (!s && !inner.includes('"') && isPathLike(inner) && /\.(exe|com|cmd|bat)$/i.test(inner)) return line;
+  return inner;
 }
 
 /** `export A=1;`, `set A=1&&`, `A=1;`: a first command that only sets variables, so the line runs the next one. */
@@ -413,6 +445,66 @@ function peelEnv(args: string[], ctx: LaunchContext): EntryIdentity {
     break;
   }
   return ctx.inner(args.slice(i), "env");
+}
+
+/**
+ * Version managers' launch commands, the options of each (from its own help), and whether a bare version word may
+ * come before the command (`nvm exec 20 npx …`); the command follows, after an optional `--` (mise requires it).
+ */
+const VERSION_MANAGERS: Record<string, { subs: string[]; options: OptionTable; versionWord?: boolean; dashRequired?: boolean }> = {
+  mise: {
+    subs: ["exec", "x"],
+    options: { withValue: new Set(["-C", "--cd", "-j", "--jobs", "-c", "--command", "-E", "--env"]), switches: new Set(["--raw", "--no-prepare", "--fresh-env", "-q", "--quiet", "-v", "--verbose", "-y", "--yes", "-h", "--help"]) },
+    dashRequired: true,
+  },
+  volta: {
+    subs: ["run"],
+    options: { withValue: new Set(["--node", "--npm", "--pnpm", "--yarn", "--env"]), switches: new Set(["--bundled-npm", "--no-yarn", "--no-pnpm", "--verbose", "--quiet", "-h", "--help"]) },
+  },
+  fnm: {
+    subs: ["exec"],
+    options: {
+      withValue: new Set(["--using", "--log-level", "--arch", "--fnm-dir", "--node-dist-mirror", "--version-file-strategy"]),
+      switches: new Set(["--using-file", "--corepack-enabled", "--resolve-engines", "-h", "--help"]),
+    },
+  },
+  asdf: { subs: ["exec"], options: { withValue: new Set(), switches: new Set() } },
+  nvm: { subs: ["exec"], options: { withValue: new Set(), switches: new Set(["--silent", "--lts"]) }, versionWord: true },
+};
+
+/** What `nvm exec` reads as a version before the command: `20`, `v20.1.0`, `lts/iron`, `node`, an alias of nvm's own. */
+const NVM_VERSION = /^(v?\d+(\.\d+){0,2}|lts\/[\w*-]+|node|stable|iojs|default|system)$/i;
+
+/**
+ * `mise exec [tool@version …] -- cmd`, `volta run [--node v] cmd`, `fnm exec [--using v] [--] cmd`, `asdf exec cmd`,
+ * `nvm exec [version] cmd`: the manager picks the runtime, the command is what runs.
+ */
+function peelVersionManager(program: string, args: string[], ctx: LaunchContext): EntryIdentity {
+  const spec = VERSION_MANAGERS[program];
+  const [sub, ...rest] = args;
+  if (!spec.subs.includes(sub)) {
+    return otherIdentity(`${program} ${sub ?? ""}`.trim(), `${program} ${sub ?? ""} does not launch a command through the version manager; it runs a task or tool of the local setup`.replace(/\s+/g, " "), ctx);
+  }
+  const wrapper = `${program} ${spec.subs[0]}`;
+  const dash = rest.indexOf("--");
+  let i = 0;
+  while (i < rest.length && i !== dash && rest[i].startsWith("-")) {
+    const opt = readOption(rest, i, spec.options);
+    if (program === "mise" && (opt.flag === "-c" || opt.flag === "--command")) return ctx.line(opt.value ?? "", wrapper);
+    // mise's tool@version words come before its `--`: an option there cannot be mistaken for the command
+    if (!spec.dashRequired) {
+      const doubtful = doubtfulOption(rest, opt);
+      if (doubtful) return unknownOptionIdentity(wrapper, doubtful, ctx);
+    }
+    i = opt.next;
+  }
+  if (spec.dashRequired) {
+    if (dash < 0) return otherIdentity(program, `${wrapper} is called without \`-- <command>\``, ctx);
+    return ctx.inner(rest.slice(dash + 1), wrapper);
+  }
+  if (rest[i] === "--") i++;
+  else if (spec.versionWord && NVM_VERSION.test(rest[i] ?? "")) i++;
+  return ctx.inner(rest.slice(i), wrapper);
 }
 
 /** Drops leading options (those in `withValue` take the next word; `terminators` end the options). */

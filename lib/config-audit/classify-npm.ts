@@ -1,12 +1,86 @@
-import { identity, localIdentity, otherIdentity, type LaunchContext } from "./identity";
+import { identity, localIdentity, otherIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
 import { parseNpmSpec } from "./package-specs";
+import { doubtfulOption, readOption, type OptionTable } from "./read-option";
 import type { EntryIdentity, PackageSources } from "./types";
 
-// Options that take a value (space or `=` form); every other flag (-y, --yes, --no-install, --quiet, …) is a boolean.
-const WITH_VALUE = new Set([
-  "-p", "--package", "-c", "--call", "--shell-mode", "--shell", "--registry", "--cache", "--userconfig", "--prefix",
-  "--loglevel", "--node-options", "-w", "--workspace", "--allow-build", "--dir", "-C", "--filter", "-F",
-]);
+// npm reads every one of its configs as an option (`--cache /tmp/x`), so the options of `npx` and `npm exec` are its
+// config definitions (npm 11's @npmcli/config): those whose type is not Boolean take a value, the others are switches.
+const NPM_CONFIGS_WITH_VALUE = [
+  "_auth", "access", "allow-directory", "allow-file", "allow-git", "allow-remote", "allow-scripts", "also",
+  "audit-level", "auth-type", "before", "ca", "cache", "cache-max", "cache-min", "cafile", "call", "cert", "cidr",
+  "cpu", "depth", "diff", "diff-dst-prefix", "diff-src-prefix", "diff-unified", "editor", "expect-result-count",
+  "expires", "fetch-retries", "fetch-retry-factor", "fetch-retry-maxtimeout", "fetch-retry-mintimeout",
+  "fetch-timeout", "git", "globalconfig", "heading", "https-proxy", "include", "init-author-email",
+  "init-author-name", "init-author-url", "init-license", "init-module", "init-type", "init-version",
+  "init.author.email", "init.author.name", "init.author.url", "init.license", "init.module", "init.version",
+  "install-strategy", "key", "libc", "local-address", "location", "lockfile-version", "loglevel", "logs-dir",
+  "logs-max", "name", "maxsockets", "message", "min-release-age", "min-release-age-exclude", "node-gyp",
+  "node-options", "noproxy", "omit", "only", "orgs", "os", "otp", "package", "pack-destination", "packages",
+  "prefix", "preid", "provenance-file", "proxy", "registry", "replace-registry-host", "save-prefix", "sbom-format",
+  "sbom-type", "scope", "scopes", "packages-and-scopes-permission", "orgs-permission", "password",
+  "token-description", "script-shell", "searchexclude", "searchlimit", "searchopts", "searchstaleness", "shell",
+  "tag", "tag-version-prefix", "umask", "user-agent", "userconfig", "viewer", "which", "workspace",
+];
+const NPM_CONFIG_SWITCHES = [
+  "all", "allow-same-version", "audit", "bin-links", "browser", "bypass-2fa", "color", "commit-hooks",
+  "dangerously-allow-all-scripts", "description", "dev", "diff-ignore-all-space", "diff-name-only", "diff-no-prefix",
+  "diff-text", "dry-run", "engine-strict", "expect-results", "force", "foreground-scripts", "format-package-lock",
+  "fund", "git-tag-version", "global", "global-style", "if-present", "ignore-scripts", "include-staged",
+  "include-workspace-root", "include-attestations", "init-private", "install-links", "json", "legacy-bundling",
+  "legacy-peer-deps", "link", "long", "offline", "omit-lockfile-registry-resolved", "optional", "package-lock",
+  "package-lock-only", "parseable", "allow-scripts-pending", "allow-scripts-pin", "prefer-dedupe", "prefer-offline",
+  "prefer-online", "production", "progress", "provenance", "read-only", "rebuild-bundle", "save", "save-bundle",
+  "save-dev", "save-exact", "save-optional", "save-peer", "save-prod", "packages-all", "shrinkwrap",
+  "sign-git-commit", "sign-git-tag", "strict-peer-deps", "strict-allow-scripts", "strict-ssl", "timing", "unicode",
+  "update-notifier", "usage", "version", "versions", "workspaces", "workspaces-update", "yes",
+];
+
+/** npm's options as `--name`, with the `--no-name` form of each switch. */
+const npmLong = (names: string[], negated = false) => names.flatMap((n) => (negated ? [`--${n}`, `--no-${n}`] : [`--${n}`]));
+
+/** npm's own shorthands (`-w` is --workspace, `-p` --parseable, `-q` --loglevel warn, …). */
+const NPM_SHORT_WITH_VALUE = ["-c", "-w", "-C", "-L", "-m", "--reg", "--enjoy-by"];
+const NPM_SHORT_SWITCHES = [
+  "-a", "-d", "-q", "-s", "-n", "-f", "-g", "-l", "-p", "-S", "-B", "-D", "-E", "-O", "-P", "-H", "-h", "-v", "-y", "-?",
+  "--dd", "--ddd", "--quiet", "--silent", "--verbose", "--desc", "--help", "--local", "--no", "--porcelain",
+  "--readonly", "--iwr", "--ws", "--no-install",
+];
+
+/** `npm exec` / `npm x`, and npm's options before its subcommand. */
+export const NPM_OPTIONS: OptionTable = {
+  withValue: new Set([...npmLong(NPM_CONFIGS_WITH_VALUE), ...NPM_SHORT_WITH_VALUE]),
+  switches: new Set([...npmLong(NPM_CONFIG_SWITCHES, true), ...NPM_SHORT_SWITCHES]),
+};
+
+/** The npx executable: npm's options, but `-p` is --package there, and a few removed npx options are still skipped. */
+export const NPX_OPTIONS: OptionTable = {
+  withValue: new Set([...NPM_OPTIONS.withValue, "-p", "--npm", "--node-arg", "-n"]),
+  switches: new Set([...[...NPM_OPTIONS.switches].filter((o) => o !== "-p"), "--always-spawn", "--ignore-existing", "--shell-auto-fallback"]),
+};
+
+/** `pnpm [options] dlx [options]` and pnpx: pnpm's own options, and npm's configs, which pnpm reads too (`-w` is a switch there). */
+export const PNPM_OPTIONS: OptionTable = {
+  withValue: new Set([
+    ...npmLong(NPM_CONFIGS_WITH_VALUE), "--package", "-c", "--shell-mode", "-C", "--dir", "-F", "--filter", "--allow-build",
+    "--reporter", "--workspace-concurrency", "--store-dir", "--cache-dir", "--virtual-store-dir",
+  ]),
+  switches: new Set([
+    ...npmLong(NPM_CONFIG_SWITCHES, true), "-s", "--silent", "-w", "--workspace-root", "-r", "--recursive", "--ignore-workspace",
+    "--aggregate-output", "--use-stderr", "--stream", "--parallel", "--reporter-hide-prefix", "-h", "-v",
+  ]),
+};
+
+/** `yarn dlx` (Yarn 2+, which refuses options it does not know). */
+export const YARN_OPTIONS: OptionTable = {
+  withValue: new Set(["-p", "--package", "--registry", "--cwd"]),
+  switches: new Set(["-q", "--quiet", "-h", "--help"]),
+};
+
+/** `bunx` and `bun x` (`-y` is npx's, which bunx accepts). */
+export const BUN_OPTIONS: OptionTable = {
+  withValue: new Set(["-p", "--package", "--registry"]),
+  switches: new Set(["--bun", "--silent", "--verbose", "--no-install", "-y", "--yes", "-h", "--help"]),
+};
 
 interface NpmArgs {
   packages: string[];
@@ -17,41 +91,46 @@ interface NpmArgs {
   scopes: Record<string, string>;
   /** The first positional (package spec, or the bin name when --package was given) and what follows. */
   positional: string[];
+  /** An option the table does not know, followed by a word that may be its value or the package (the walk stops there). */
+  doubtful: string | null;
 }
 
 /** Walks npx-style options up to the first positional (or `--`); see the layouts reference §5.3. */
-export function parseNpmArgs(args: string[]): NpmArgs {
+export function parseNpmArgs(args: string[], table: OptionTable): NpmArgs {
   const packages: string[] = [];
   let call: string | null = null;
   let registry: string | null = null;
   const scopes: Record<string, string> = {};
   let i = 0;
-  for (; i < args.length; i++) {
+  while (i < args.length) {
     const a = args[i];
     if (a === "--") {
       i++;
       break;
     }
     if (!a.startsWith("-") || a === "-") break;
-    const eq = a.indexOf("=");
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    const value = eq > 0 ? a.slice(eq + 1) : null;
-    if (flag === "-p" || flag === "--package") {
-      const v = value ?? args[++i];
-      if (v !== undefined) packages.push(v);
-    } else if (flag === "-c" || flag === "--call") {
-      call = value ?? args[++i] ?? null;
-    } else if (flag === "--registry") {
-      registry = value ?? args[++i] ?? null;
-    } else if (SCOPED_REGISTRY.test(flag)) {
-      const v = value ?? args[++i];
-      if (v !== undefined) scopes[SCOPED_REGISTRY.exec(flag)![1].toLowerCase()] = v;
-    } else if (WITH_VALUE.has(flag) && value === null) {
+    const scoped = SCOPED_REGISTRY.exec(a.split("=")[0]);
+    if (scoped) {
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[++i];
+      if (v !== undefined) scopes[scoped[1].toLowerCase()] = v;
       i++;
+      continue;
     }
-    // booleans, `--x=y` and unknown flags take no value: an unknown flag followed by a package spec is read as boolean
+    const opt = readOption(args, i, table);
+    const doubtful = doubtfulOption(args, opt);
+    if (doubtful) return { packages, call, registry, scopes, positional: args.slice(i), doubtful };
+    if (opt.flag === "-p" || opt.flag === "--package") {
+      if (opt.value !== null && table.withValue.has(opt.flag)) packages.push(opt.value);
+    } else if (opt.flag === "-c" || opt.flag === "--call" || opt.flag === "--shell-mode") {
+      call = opt.value;
+    } else if (opt.flag === "--registry" || opt.flag === "--reg") {
+      registry = opt.value;
+    }
+    i = opt.next;
+    // npm's switches take a following `true` or `false`, and --color `always`
+    if (opt.value === null && (/^(true|false)$/.test(args[i] ?? "") || (opt.flag === "--color" && args[i] === "always"))) i++;
   }
-  return { packages, call, registry, scopes, positional: args.slice(i) };
+  return { packages, call, registry, scopes, positional: args.slice(i), doubtful: null };
 }
 
 /** npm's per-scope registry option, `--@acme:registry`. */
@@ -76,8 +155,9 @@ const FILE_RUNNERS = new Set(["tsx", "ts-node", "ts-node-esm", "node", "esno", "
  * follows the launcher words. Bridges (mcp-remote, supergateway, mcp-proxy), Smithery's launcher, envmcp and
  * file runners are peeled; any other registry package is the identity.
  */
-export function classifyNpmLaunch(launcher: string, args: string[], ctx: LaunchContext): EntryIdentity {
-  const parsed = parseNpmArgs(args);
+export function classifyNpmLaunch(launcher: string, args: string[], ctx: LaunchContext, table: OptionTable = NPX_OPTIONS): EntryIdentity {
+  const parsed = parseNpmArgs(args, table);
+  if (parsed.doubtful) return unknownOptionIdentity(launcher, parsed.doubtful, ctx);
   if (parsed.call && !parsed.positional.length) {
     return ctx.line(parsed.call, `${launcher} -c`);
   }

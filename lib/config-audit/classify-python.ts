@@ -1,16 +1,38 @@
 import { classifyMcpProxy } from "./classify-npm";
-import { identity, localIdentity, otherIdentity, type LaunchContext } from "./identity";
+import { identity, localIdentity, otherIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
 import { parsePypiSpec } from "./package-specs";
+import { doubtfulOption, readOption } from "./read-option";
 import type { EntryIdentity } from "./types";
 
-// uv / uvx options that take a value (layouts reference §5.4); every other flag is a boolean.
+// uv / uvx options (layouts reference §5.4), from uv's CLI reference for `uv tool run` and its global options: the
+// ones that take a value, and the switches. A value-taking option missing here read its value as the tool
+// (`uvx --torch-backend auto pkg` was the PyPI package `auto`); an option in neither list, followed by a word, leaves
+// the entry UNKNOWN.
 const UV_WITH_VALUE = new Set([
-  "--from", "--with", "-w", "--with-editable", "--with-requirements", "-p", "--python", "--index", "--default-index", "-i",
-  "--index-url", "--extra-index-url", "-f", "--find-links", "--index-strategy", "--prerelease", "--resolution",
-  "--exclude-newer", "--constraints", "-c", "--overrides", "--env-file", "--directory", "--project", "--config-file",
-  "--cache-dir", "--refresh-package", "--python-preference", "--color", "--reinstall-package", "--upgrade-package", "-P",
-  "--keyring-provider", "--link-mode", "--build-constraints", "-b",
+  // tool run
+  "--from", "--with", "-w", "--with-editable", "--with-requirements", "-c", "--constraints", "--overrides", "-b",
+  "--build-constraints", "-p", "--python", "--python-platform", "--torch-backend", "--env-file",
+  // index and resolver
+  "--index", "--default-index", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--index-strategy",
+  "--keyring-provider", "--resolution", "--prerelease", "--fork-strategy", "--exclude-newer", "--exclude-newer-package",
+  "-C", "--config-setting", "--config-settings-package", "--no-build-isolation-package", "--no-build-package",
+  "--no-binary-package", "--no-sources-package", "--link-mode", "-P", "--upgrade-package", "--reinstall-package",
+  "--refresh-package",
+  // global
+  "--cache-dir", "--python-preference", "--python-fetch", "--color", "--config-file", "--directory", "--project",
+  "--allow-insecure-host", "--trusted-host", "--preview-features", "--generate-shell-completion",
 ]);
+
+const UV_SWITCHES = new Set([
+  "--isolated", "--show-resolution", "--lfs", "--no-index", "-U", "--upgrade", "--reinstall", "--refresh", "--no-refresh",
+  "--no-build", "--build", "--no-binary", "--binary", "--no-build-isolation", "--build-isolation", "--no-sources",
+  "--compile-bytecode", "--no-compile-bytecode", "--pre", "--no-env-file", "--managed-python", "--no-managed-python",
+  "--no-python-downloads", "--allow-python-downloads", "-q", "--quiet", "-v", "--verbose", "--native-tls", "--no-native-tls",
+  "--system-certs", "--offline", "--no-offline", "--preview", "--no-preview", "--no-config", "-n", "--no-cache", "--no-progress",
+  "-h", "--help", "-V", "--version",
+]);
+
+const UV_OPTIONS = { withValue: UV_WITH_VALUE, switches: UV_SWITCHES };
 
 /** uv / uvx options that install more packages beside the tool. */
 const WITH_OPTIONS = new Set(["--with", "-w", "--with-editable", "--with-requirements"]);
@@ -43,7 +65,12 @@ function otherIndexIdentity(launcher: string, spec: ReturnType<typeof parsePypiS
 /** `uv [global options] <subcommand> …`: `tool run` is uvx; `run` runs a local project or script. */
 export function classifyUv(args: string[], ctx: LaunchContext): EntryIdentity {
   let i = 0;
-  for (; i < args.length && args[i].startsWith("-"); i++) if (UV_WITH_VALUE.has(args[i])) i++;
+  while (i < args.length && args[i].startsWith("-")) {
+    const opt = readOption(args, i, UV_OPTIONS);
+    const doubtful = doubtfulOption(args, opt);
+    if (doubtful) return unknownOptionIdentity("uv", doubtful, ctx);
+    i = opt.next;
+  }
   const sub = args[i];
   // global options (`uv --index-url X tool run pkg`) hold for the tool run too
   const globals = args.slice(0, i);
@@ -52,7 +79,7 @@ export function classifyUv(args: string[], ctx: LaunchContext): EntryIdentity {
   if (sub === "run") {
     const rest = args.slice(i + 1);
     let j = 0;
-    for (; j < rest.length && rest[j].startsWith("-"); j++) if (UV_WITH_VALUE.has(rest[j])) j++;
+    while (j < rest.length && rest[j].startsWith("-")) j = readOption(rest, j, UV_OPTIONS).next;
     const target = rest[j] ?? "(the project)";
     return localIdentity(target, `uv run runs ${target} from a local project or script, not a published package`, ctx);
   }
@@ -66,22 +93,23 @@ export function classifyUvx(launcher: string, args: string[], ctx: LaunchContext
   // `--with X`: installed into the tool's environment beside it (a .pth file in X runs at every start)
   const extras: string[] = [];
   let i = 0;
-  for (; i < args.length; i++) {
+  while (i < args.length) {
     const a = args[i];
     if (a === "--") {
       i++;
       break;
     }
-    if (!a.startsWith("-")) break;
-    const eq = a.indexOf("=");
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    const value = eq > 0 ? a.slice(eq + 1) : null;
-    if (flag === "--from") from = value ?? args[++i] ?? null;
-    else if (INDEX_OPTIONS.has(flag)) indexes.push(value ?? args[++i] ?? "");
-    else if (WITH_OPTIONS.has(flag)) {
-      const v = value ?? args[++i] ?? "";
-      extras.push(...(flag === "--with-requirements" ? [`the requirements in ${v}`] : v.split(",").map((x) => x.trim()).filter(Boolean)));
-    } else if (UV_WITH_VALUE.has(flag) && value === null) i++;
+    if (!a.startsWith("-") || a === "-") break;
+    const opt = readOption(args, i, UV_OPTIONS);
+    const doubtful = doubtfulOption(args, opt);
+    if (doubtful) return unknownOptionIdentity(launcher, doubtful, ctx);
+    const value = opt.value ?? "";
+    if (opt.flag === "--from") from = opt.value;
+    else if (INDEX_OPTIONS.has(opt.flag)) indexes.push(value);
+    else if (WITH_OPTIONS.has(opt.flag)) {
+      extras.push(...(opt.flag === "--with-requirements" ? [`the requirements in ${value}`] : value.split(",").map((x) => x.trim()).filter(Boolean)));
+    }
+    i = opt.next;
   }
   const tool = args[i];
   const serverArgs = args.slice(i + 1);
@@ -102,24 +130,34 @@ function pypiIdentity(launcher: string, spec: ReturnType<typeof parsePypiSpec>, 
   return identity("pypkg", spec.name, ctx, { version: spec.version, confidence, note });
 }
 
+// `pipx run` options (pipx's `run --help`): those that take a value, and the switches.
+const PIPX_OPTIONS = {
+  withValue: new Set(["--spec", "--python", "--pip-args", "-i", "--index-url", "--backend"]),
+  switches: new Set([
+    "--no-cache", "--pypackages", "--path", "--system-site-packages", "-e", "--editable", "--fetch-missing-python", "-v",
+    "--verbose", "-q", "--quiet", "-h", "--help",
+  ]),
+};
+
 /** `pipx run [--spec SPEC] [--python P] [--pip-args A] APP …` → SPEC, else APP. */
 export function classifyPipx(args: string[], ctx: LaunchContext): EntryIdentity {
   if (args[0] !== "run") return otherIdentity("pipx", `pipx ${args[0] ?? ""} does not launch a package`.trim(), ctx);
   let spec: string | null = null;
   const indexes: string[] = [];
   let i = 1;
-  for (; i < args.length && args[i].startsWith("-"); i++) {
-    const a = args[i];
-    if (a === "--") {
+  while (i < args.length && args[i].startsWith("-")) {
+    if (args[i] === "--") {
       i++;
       break;
     }
-    const eq = a.indexOf("=");
-    const [flag, value] = eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, null];
-    if (flag === "--spec") spec = value ?? args[++i] ?? null;
-    else if (flag === "--index-url" || flag === "-i") indexes.push(value ?? args[++i] ?? "");
-    else if (flag === "--pip-args") indexes.push(...pipArgIndexes(value ?? args[++i] ?? ""));
-    else if (["--python", "--backend"].includes(flag) && value === null) i++;
+    const opt = readOption(args, i, PIPX_OPTIONS);
+    const doubtful = doubtfulOption(args, opt);
+    if (doubtful) return unknownOptionIdentity("pipx run", doubtful, ctx);
+    const value = opt.value ?? "";
+    if (opt.flag === "--spec") spec = opt.value;
+    else if (opt.flag === "--index-url" || opt.flag === "-i") indexes.push(value);
+    else if (opt.flag === "--pip-args") indexes.push(...pipArgIndexes(value));
+    i = opt.next;
   }
   const app = args[i];
   if (!spec && !app) return otherIdentity("pipx", "pipx run is called without an app", ctx);

@@ -69,6 +69,21 @@ export function otherIdentity(identifier: string | null, summary: string, ctx: {
   return unresolvable("other", "not_a_registry_artifact", identifier, summary, ctx, note);
 }
 
+/**
+ * A launcher called with an option the audit does not know, followed by a word: the launcher may read that word as
+ * the option's value or as what it runs (`uvx --torch-backend auto pkg` once tied the entry to a PyPI package `auto`),
+ * so the entry is not tied to a server. Only the option is named: the word after it may be a secret.
+ */
+export function unknownOptionIdentity(launcher: string, option: string, ctx: { wrappers: string[] }): EntryIdentity {
+  return unresolvable(
+    "other",
+    "unknown_option",
+    launcher,
+    `${launcher} is called with ${option}, an option the audit does not know: whether the word after it is its value or what ${launcher} runs cannot be told, so the entry is not tied to a server`,
+    ctx,
+  );
+}
+
 /** The file names a `…/node_modules/<pkg>/…` path runs: an installed copy of that npm package. */
 export function installedNpmPackage(path: string): string | null {
   const m = path.replace(/\\/g, "/").match(/node_modules\/((?:@[^/]+\/)?[^/.][^/]*)/);

@@ -105,6 +105,7 @@ export type UnresolvedCode =
   | "placeholder"
   | "not_in_catalog"
   | "not_a_registry_artifact"
+  | "unknown_option"
   | "key_mismatch"
   | "no_launch"
   | "invalid_url";
