@@ -60,7 +60,7 @@ async function viaServer(): Promise<boolean> {
     : await server.fetch(`/api/cron/ingest${values.full ? "?mode=full" : ""}`);
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
-    console.error(`ingest failed: HTTP ${res.status} ${JSON.stringify(body)}`);
+    console.error(`ingest failed: ${typeof body.message === "string" ? body.message : `HTTP ${res.status} ${JSON.stringify(body)}`}`);
     process.exit(1);
   }
   console.log(JSON.stringify(body.counts ?? body, null, 2));

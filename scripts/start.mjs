@@ -21,7 +21,7 @@ function newestMtime(p) {
 const buildId = ".next/BUILD_ID";
 const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
 if (!built || SOURCES.some((s) => newestMtime(s) > built)) {
-  console.log(built ? "sources changed since the last build: rebuilding" : "no build yet: building (about a minute)");
+  console.log(built ? "sources changed since the last build: rebuilding" : "no build yet: building (a few minutes)");
   const r = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -132,6 +132,25 @@ describe("harvest triggers", () => {
     }
   });
 
+  // `npm run ingest` on a machine that cannot reach the registry printed "HTTP 500 … internal error; quote request
+  // id …": the operator learned nothing of why, where a run on its own database said which request failed
+  it("a registry that cannot be read is answered with what failed and how to import a dump instead", async () => {
+    const [{ n: before }] = await db.select({ n: count() }).from(registrySyncs);
+    const saved = process.env.REGISTRY_URL;
+    process.env.REGISTRY_URL = "http://169.254.169.254/registry"; // refused before any request: a metadata address
+    try {
+      const res = await cronIngest(new Request("http://localhost/api/cron/ingest", { headers: { authorization: "Bearer harvest-cron-secret" } }));
+      expect(res.status).toBe(500);
+      const body = await res.json();
+      expect(body).toMatchObject({ ok: false, error: "internal_error" });
+      expect(body.message).toMatch(/^the registry could not be read: http:\/\/169\.254\.169\.254\/registry\/v0\.1\/servers\?.*; set REGISTRY_URL to a reachable registry, or import a dump: npm run ingest -- --file <registry-dump\.json\|\.json\.gz>$/);
+    } finally {
+      process.env.REGISTRY_URL = saved;
+    }
+    expect(await db.select().from(sourceCooldowns)).toEqual([]);
+    expect((await db.select({ n: count() }).from(registrySyncs))[0].n).toBeGreaterThanOrEqual(before);
+  });
+
   // "1" was read by `new Date` as 2001-01-01 (every server new to the dump first seen then), "2025-02-30" as the
   // 2nd of March, Go's zero time as year 1
   it.each(["yesterday", "1", "2025-02-30", "0001-01-01T00:00:00Z"])("a dump posted with an observed_at that is no time (%s) is a 400 naming it, and nothing is recorded", async (observedAt) => {

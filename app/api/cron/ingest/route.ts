@@ -8,7 +8,8 @@ import { ingestDump, readObservedAt } from "@/lib/catalog/ingest-dump";
 import { parseDump } from "@/lib/catalog/read-dump";
 import { ApiError, invalidRequest } from "@/lib/api/errors";
 import { syncRegistry } from "@/lib/harvest/sync-registry";
-import { RateLimitedError } from "@/lib/sources/http";
+import { RateLimitedError, UpstreamError } from "@/lib/sources/http";
+import { IMPORT_HINT } from "@/lib/boot/boot";
 import { secondsUntil } from "@/lib/quota/utc";
 
 export const runtime = "nodejs";
@@ -31,6 +32,11 @@ export const GET = withCaller(async ({ req, url }) => {
     }
     return { ok: true, ...result };
   } catch (err) {
+    // the operator (`npm run ingest`, a cron log) needs to know the registry failed and what to do about it, not a
+    // request id: a run on its own database says the same
+    if (err instanceof UpstreamError && !(err instanceof RateLimitedError && err.retryAt)) {
+      throw new ApiError("internal_error", `the registry could not be read: ${err.message}; set REGISTRY_URL to a reachable registry, or import a dump: ${IMPORT_HINT}`);
+    }
     if (!(err instanceof RateLimitedError && err.retryAt)) throw err;
     throw new ApiError("rate_limited", `the registry is rate limiting us; no sync until ${err.retryAt.toISOString()}`, {
       retryAfter: secondsUntil(err.retryAt, now),
