@@ -6,6 +6,7 @@ import { mailNewKey, type NewKeyReason } from "@/lib/accounts/mail-new-key";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
 import { ApiError } from "@/lib/api/errors";
 import { currentAccount } from "@/lib/auth/current-account";
+import { errorMessage } from "@/lib/db/query-error";
 import { log } from "@/lib/log";
 import { keyRefusal } from "./key-refusal";
 
@@ -29,7 +30,8 @@ async function mailKey(reason: NewKeyReason, typedName = ""): Promise<KeyMailSta
     return { sentTo: to, prefix, ...(name ? { name } : {}) };
   } catch (err) {
     if (err instanceof ApiError) return { error: keyRefusal(err, typedName), name: typedName };
-    log.error("api key mail failed", { accountId: account.id, error: err instanceof Error ? err.message : String(err) });
+    // errorMessage: a failed statement's own message lists its values, and the dev mailbox's row holds the key
+    log.error("api key mail failed", { accountId: account.id, error: errorMessage(err) });
     return { error: "The e-mail with the new key could not be sent, so no key was made. Try again in a few minutes.", name: typedName };
   }
 }

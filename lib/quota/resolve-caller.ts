@@ -18,7 +18,7 @@ export const API_KEY_HEADER = "x-api-key";
 export interface CallerInput {
   /** The x-api-key value as sent; null/undefined/"" when absent. */
   apiKey?: string | null;
-  /** An API key sent as `Authorization: Bearer catk_…` (not read as a credential: the contract's is x-api-key). */
+  /** An API key sent in Authorization, `Bearer catk_…` or otherwise (not read as a credential: the contract's is x-api-key). */
   keyInAuthorization?: boolean;
   /** The address anonymous allowances count against (lib/quota/allowance-address.ts). */
   ip: string;
@@ -52,11 +52,15 @@ export const INVALID_KEY = "the API key in x-api-key is not valid (unknown, malf
 const MISSING_KEY = `this call needs an API key in the ${API_KEY_HEADER} header; create one on the account page`;
 const KEY_IN_AUTHORIZATION = `send the API key in the ${API_KEY_HEADER} header, not in Authorization`;
 
+// One of our keys in Authorization under any scheme or none (`Bearer catk_…`, `Token catk_…`, a bare `catk_…`):
+// clients that take "an API key" put it there in any of these, and each was otherwise a silent anonymous call.
+const KEY_IN_AUTHORIZATION_PATTERN = /^\s*(?:[\w-]+\s+)?catk_/i;
+
 /** Reads the key and client IP from a request (the REST and MCP adapters) or a page's request headers. */
 export function callerInputFrom(req: { headers: { get(name: string): string | null } }): CallerInput {
   return {
     apiKey: req.headers.get(API_KEY_HEADER),
-    keyInAuthorization: /^\s*bearer\s+catk_/i.test(req.headers.get("authorization") ?? ""),
+    keyInAuthorization: KEY_IN_AUTHORIZATION_PATTERN.test(req.headers.get("authorization") ?? ""),
     ip: allowanceAddress(clientIp(req)),
   };
 }

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { createAccount } from "@/lib/accounts/create-account";
 import { apiKeys, devMailbox, quotaCounters } from "@/lib/db/schema";
-import { resetDb } from "../helpers/db";
+import { resetDb, whileInsertsRefused } from "../helpers/db";
 import { session } from "../helpers/signed-in-session";
 import { keyedAccount } from "../helpers/catalog-fixture";
 
@@ -92,6 +92,21 @@ describe("the account page's key names", () => {
     expect(await db.$count(quotaCounters)).toBe(0);
     // 40 characters with blanks around them is within the rule, which counts the name trimmed
     expect(await createKeyAction({}, named(`   ${"x".repeat(40)}   `))).toMatchObject({ name: "x".repeat(40) });
+  });
+
+  it("writes no key to the log when its mail cannot be kept (the database refuses the dev mailbox's row)", async () => {
+    const a = await signedIn("lostmail@example.test");
+    const logged: string[] = [];
+    let state = {};
+    await whileInsertsRefused(db, "dev_mailbox", async () => {
+      for (const level of ["log", "error"] as const) vi.spyOn(console, level).mockImplementation((...args) => void logged.push(args.join(" ")));
+      state = await createKeyAction({}, named("ci"));
+    });
+    expect(state).toEqual({ error: "The e-mail with the new key could not be sent, so no key was made. Try again in a few minutes.", name: "ci" });
+    // the failed statement carried the mail's text, key and all: the log says why it failed, not what it held
+    expect(logged.join("\n")).toContain("dev_mailbox refuses this write");
+    expect(logged.join("\n")).not.toMatch(/catk_[0-9A-Za-z]{38}/);
+    expect((await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.accountId, a.id)))[0].revokedAt).not.toBeNull();
   });
 
   it("refuses a name holding a NUL character in words, before anything is stored", async () => {

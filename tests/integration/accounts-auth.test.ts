@@ -426,4 +426,26 @@ describe("asking next-auth for a sign-in link", () => {
       await smtp.close();
     }
   });
+  it("counts the tagged and dotted spellings of one mailbox (victim+1@, v.ictim@gmail) under that mailbox's 5 mails an hour", async () => {
+    const smtp = await startSmtpSink();
+    process.env.SMTP_URL = smtp.url;
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      // each is a plain address of its own, and each reaches victim@example.test's inbox (or victim@gmail.com's)
+      const tagged = Array.from({ length: 7 }, (_, i) => `victim+${i + 1}@example.test`);
+      const answers = [];
+      for (const address of tagged) answers.push((await askForLink(address)).redirect);
+      expect(answers.map((r) => /verify-request/.test(r ?? ""))).toEqual([true, true, true, true, true, false, false]);
+      expect(await askForLink("victim@example.test")).toMatchObject({ redirect: expect.stringMatching(/error=EmailSignin/) });
+      for (const address of ["v.ictim@gmail.com", "vi.ct.im@googlemail.com", "victim+a@gmail.com", "VICTIM@gmail.com", "victim@gmail.com", "v.i.c.t.i.m@gmail.com"]) {
+        await askForLink(address);
+      }
+      expect(smtp.messages).toHaveLength(10);
+      // another mailbox of the same domain is not affected
+      expect((await askForLink("victimb@example.test")).redirect).toMatch(/verify-request/);
+    } finally {
+      delete process.env.SMTP_URL;
+      await smtp.close();
+    }
+  });
 });

@@ -86,6 +86,18 @@ describe("a key sent in Authorization instead of x-api-key", () => {
     expect(both.status).toBe(200);
     expect(both.headers.get("x-tier")).not.toBe("free");
   });
+
+  it.each([["bare", ""], ["Token", "Token "], ["ApiKey", "ApiKey "], ["Api-Key", "Api-Key "]])(
+    "is the same 401 with the key alone or under another scheme (%s), not a silent anonymous call",
+    async (_label, scheme) => {
+      const acc = await account();
+      const res = await lookup(new Request("http://localhost/v1/lookup?name=io.github.a/b", { headers: { "x-mcp-preflight-socket-ip": "198.51.100.10", authorization: `${scheme}${acc.key}` } }));
+      expect(res.status).toBe(401);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ ok: false, error: "unauthorized", message: "send the API key in the x-api-key header, not in Authorization" });
+      expect(text).not.toContain(acc.key);
+    },
+  );
 });
 
 describe("401: keys that are missing, invalid or revoked", () => {
