@@ -34,16 +34,73 @@ export async function configureTestDatabase(): Promise<void> {
   process.env.DATABASE_URL = url.toString();
 }
 
-/** Empties every table of the current test database and returns it, migrated, with no memo of its old rows. */
+/**
+ * Empties every table of the current test database and returns it, migrated, with no memo of its old rows, and
+ * with every identity sequence of its tables restarted: as `truncate … restart identity cascade` of every table
+ * would. Only the tables that hold rows are emptied, by DELETE, referencing tables first: a TRUNCATE makes new
+ * files for each of the ~100 tables, indexes and sequences and took 0.3–0.9 s on the Postgres server, most of a
+ * small test's time (query-parameters-http: 17 of its 25 s); deleting the few rows a test wrote takes
+ * milliseconds. The schema has no delete trigger, so a DELETE does nothing a TRUNCATE would not; foreign keys
+ * that form a cycle (none now) fall back to the TRUNCATE.
+ */
 export async function resetDb(): Promise<Db> {
   const db = await getDb();
   clearDbMemos(db);
-  const rows = await db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public'`);
-  const tables = (rows as unknown as { rows?: { tablename: string }[] }).rows ?? (rows as unknown as { tablename: string }[]);
-  if (tables.length) {
-    await db.execute(sql.raw(`truncate ${tables.map((t) => `"${t.tablename}"`).join(", ")} restart identity cascade`));
-  }
+  const tables = (await rowsOf<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`)).map((r) => r.tablename);
+  if (!tables.length) return db;
+  const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+  const [holding, references, sequences] = await Promise.all([
+    rowsOf<{ t: string }>(db, sql.raw(tables.map((t) => `select '${t.replaceAll("'", "''")}' as t where exists (select 1 from ${quote(t)})`).join(" union all "))),
+    rowsOf<{ child: string; parent: string }>(
+      db,
+      sql`select c.relname as child, p.relname as parent from pg_constraint k
+            join pg_class c on c.oid = k.conrelid join pg_namespace cn on cn.oid = c.relnamespace
+            join pg_class p on p.oid = k.confrelid join pg_namespace pn on pn.oid = p.relnamespace
+          where k.contype = 'f' and cn.nspname = 'public' and pn.nspname = 'public' and c.oid <> p.oid`,
+    ),
+    // the sequences restart identity restarts (those owned by a column of a public table), once used
+    rowsOf<{ seq: string }>(
+      db,
+      sql`select format('%I.%I', s.schemaname, s.sequencename) as seq from pg_sequences s
+            join pg_namespace sn on sn.nspname = s.schemaname join pg_class sc on sc.relname = s.sequencename and sc.relnamespace = sn.oid
+            join pg_depend d on d.classid = 'pg_class'::regclass and d.objid = sc.oid and d.refclassid = 'pg_class'::regclass and d.deptype in ('a', 'i')
+            join pg_class t on t.oid = d.refobjid join pg_namespace tn on tn.oid = t.relnamespace
+          where tn.nspname = 'public' and s.last_value is not null`,
+    ),
+  ]);
+  const order = childrenFirst(new Set(holding.map((r) => r.t)), references);
+  const statements = order
+    ? [...order.map((t) => `delete from ${quote(t)}`), ...sequences.map((s) => `alter sequence ${s.seq} restart`)]
+    : [`truncate ${tables.map(quote).join(", ")} restart identity cascade`];
+  if (statements.length) await db.transaction(async (tx) => {
+    for (const s of statements) await tx.execute(sql.raw(s));
+  });
   return db;
+}
+
+async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  const res = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
+  return Array.isArray(res) ? res : (res.rows ?? []);
+}
+
+/**
+ * The tables in `holding` in an order that deletes every referencing row before the row it references: each
+ * table after all the tables that reference it (and hold rows). Null when references form a cycle.
+ */
+function childrenFirst(holding: Set<string>, references: { child: string; parent: string }[]): string[] | null {
+  const out: string[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (t: string): boolean => {
+    if (state.get(t) === "done") return true;
+    if (state.get(t) === "visiting") return false;
+    state.set(t, "visiting");
+    for (const r of references) if (r.parent === t && holding.has(r.child) && !visit(r.child)) return false;
+    state.set(t, "done");
+    out.push(t);
+    return true;
+  };
+  for (const t of [...holding].sort()) if (!visit(t)) return null;
+  return out;
 }
 
 export { closeDb };
