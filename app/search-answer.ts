@@ -1,4 +1,5 @@
 import { waitText } from "./_components/wait-text";
+import type { HealthCard } from "@/lib/schemas/health-card";
 
 // Shared by the search box (a client component) and the home page's server-side search, so a reader with and
 // without JavaScript asks the same query the same way and reads the same results and messages.
@@ -27,6 +28,8 @@ export interface SearchBoxResult {
   description: string | null;
   health: string;
   verified: boolean;
+  /** Whether a false `verified` was observed or is only not known yet: the box says which, as the server page does. */
+  verified_status: HealthCard["verified_status"];
   trust_score: number;
   match: string;
 }
@@ -38,8 +41,8 @@ export interface SearchBoxResult {
 export type SearchBoxAnswer = { q: string; results: SearchBoxResult[] } | { q: string; error: string } | { q: string };
 
 export function toSearchBoxResult(r: SearchBoxResult): SearchBoxResult {
-  const { server_name, title, description, health, verified, trust_score, match } = r;
-  return { server_name, title, description, health, verified, trust_score, match };
+  const { server_name, title, description, health, verified, verified_status, trust_score, match } = r;
+  return { server_name, title, description, health, verified, verified_status, trust_score, match };
 }
 
 /** The line the box shows for an error answer of GET /v1/search (the contract's Error body, or none). */

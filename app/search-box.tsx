@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { serverPagePath } from "@/lib/cards/links";
+import { verifiedWords } from "@/lib/cards/verified-words";
 import { SEARCH_BOX_LIMIT, queryLength, queryRefusal, searchErrorText, type SearchBoxAnswer, type SearchBoxResult as Result } from "./search-answer";
 
 // GET /v1/search spends one of an anonymous IP's 10 daily lookups per distinct query, so the box waits for a
@@ -154,8 +155,8 @@ export function SearchBox({ initial, maxChars }: { initial?: SearchBoxAnswer; ma
                   </a>
                   {r.title && <span> · {r.title}</span>}
                   <div className="small">
-                    <span className={`h-${r.health}`}>health {r.health}</span> · trust {r.trust_score}/100
-                    {r.verified ? " · verified" : ""}
+                    {/* verified is said either way: nothing after a false one read the same for "no" and "not yet known" */}
+                    <span className={`h-${r.health}`}>health {r.health}</span> · trust {r.trust_score}/100 · verified {verifiedWords(r)}
                   </div>
                   {r.description && <div className="small muted wrap">{r.description}</div>}
                 </li>

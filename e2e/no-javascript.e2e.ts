@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "./helpers/browser";
 import { startServer, type RunningServer } from "./helpers/server";
 import { seedCatalog } from "./helpers/seed-catalog";
+import { verifiedWords } from "@/lib/cards/verified-words";
 import { PAGE_SERVERS } from "@/tests/helpers/page-fixture";
 
 // The pages' forms for a reader without JavaScript (progressive enhancement): home search, sign-in and the
@@ -56,7 +57,7 @@ describe("the pages' forms without JavaScript", () => {
     expect(await first.getByRole("link").textContent()).toBe(PAGE_SERVERS.pass);
     expect(await first.getByRole("link").getAttribute("href")).toBe(`/servers/${PAGE_SERVERS.pass}`);
     const top = api.results[0];
-    expect(await first.textContent()).toContain(`${top.title}health ${top.health} · trust ${top.trust_score}/100${top.verified ? " · verified" : ""}`);
+    expect(await first.textContent()).toContain(`${top.title}health ${top.health} · trust ${top.trust_score}/100 · verified ${verifiedWords(top)}`);
     // the page spent one look-up of the address's ten, as GET /v1/search would have; the API's repeat none
     expect(await lookupsLeft()).toBe(9);
 

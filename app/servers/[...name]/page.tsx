@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { siteUrl } from "@/lib/config";
 import { getServerPage } from "@/lib/services/get-server-page";
 import type { PreflightResultBody } from "@/lib/engine";
+import { CHECKED_PACKAGE_ECOSYSTEMS } from "@/lib/engine/facts";
 import type { HealthCard } from "@/lib/schemas/health-card";
 import { evidenceTimeRows } from "@/lib/cards/evidence-time-rows";
 import { verifiedWords } from "@/lib/cards/verified-words";
@@ -68,6 +69,12 @@ export default async function ServerPage({ params }: Props) {
           </li>
           <li>
             Registry <strong data-testid="registry-status">{card.registry_status}</strong>
+            {card.delisted_at ? (
+              <span className="muted small">
+                {" "}
+                (noticed <Time iso={card.delisted_at} />)
+              </span>
+            ) : null}
           </li>
         </ul>
       </header>
@@ -129,11 +136,15 @@ export default async function ServerPage({ params }: Props) {
                               <ExternalLink url={e.url}>source</ExternalLink>
                             </>
                           )}
-                          {e.observed_at !== undefined && (
-                            <>
-                              {" "}· observed <Time iso={e.observed_at} />
-                            </>
-                          )}
+                          {/* null: looked for and not observed, which "observed never" said as if it were a time */}
+                          {e.observed_at !== undefined &&
+                            (e.observed_at ? (
+                              <>
+                                {" "}· observed <Time iso={e.observed_at} />
+                              </>
+                            ) : (
+                              " · not observed"
+                            ))}
                           {e.attempted_at ? (
                             <>
                               {" "}· attempted <Time iso={e.attempted_at} />
@@ -368,6 +379,47 @@ function ExternalLink({ url, children }: { url: string; children: React.ReactNod
 
 const yesNo = (v: boolean | null, yes: string, no: string) => (v === null ? "not observed" : v ? yes : no);
 
+/**
+ * What the card holds of the repository, every value it does not know said as unknown: a host that answered
+ * without an archive state, star count or last push left those out of "exists", which then read as all there was.
+ */
+function RepositoryState({ repo }: { repo: NonNullable<HealthCard["repository"]> }) {
+  if (repo.exists === null) {
+    return (
+      <>
+        not observed yet
+        {repo.attempted_at ? (
+          <span className="muted small">
+            {" "}
+            (last attempt <Time iso={repo.attempted_at} />)
+          </span>
+        ) : null}
+      </>
+    );
+  }
+  const observed = (
+    <span className="muted small">
+      {" "}
+      (observed <Time iso={repo.observed_at} />)
+    </span>
+  );
+  if (!repo.exists) return <>gone{observed}</>;
+  return (
+    <>
+      exists, {repo.archived === null ? "archive state unknown" : repo.archived ? "archived" : "not archived"},{" "}
+      {repo.stars === null ? "star count unknown" : `${repo.stars.toLocaleString("en")} stars`},{" "}
+      {repo.pushed_at ? (
+        <>
+          last push <Time iso={repo.pushed_at} />
+        </>
+      ) : (
+        "last push unknown"
+      )}
+      {observed}
+    </>
+  );
+}
+
 function Artifacts({ card }: { card: HealthCard }) {
   const repo = card.repository;
   return (
@@ -375,30 +427,17 @@ function Artifacts({ card }: { card: HealthCard }) {
       <h2 id="artifacts">Repository, packages and remotes</h2>
       <h3>Repository</h3>
       {repo ? (
-        <p className="wrap">
-          <ExternalLink url={repo.url}>{repo.url}</ExternalLink>
-          : {yesNo(repo.exists, "exists", "gone")}
-          {repo.archived !== null ? `, ${repo.archived ? "archived" : "not archived"}` : ""}
-          {repo.stars !== null ? `, ${repo.stars.toLocaleString("en")} stars` : ""}
-          {repo.pushed_at ? (
-            <>
-              , last push <Time iso={repo.pushed_at} />
-            </>
-          ) : null}
-          {" "}
-          <span className="muted small">
-            (observed <Time iso={repo.observed_at} />)
-          </span>
+        <p className="wrap" data-testid="repository">
+          <ExternalLink url={repo.url}>{repo.url}</ExternalLink>: <RepositoryState repo={repo} />
         </p>
       ) : (
         <p>The listing names no repository, so none of its evidence is known.</p>
       )}
-      {card.identity.first_party !== null && (
-        <p className="small">
-          First party: {card.identity.first_party ? "yes" : "no"}
-          {card.identity.basis ? ` (${card.identity.basis.replaceAll("_", " ")})` : ""}.
-        </p>
-      )}
+      <p className="small">
+        First party:{" "}
+        {card.identity.first_party === null ? "not established" : card.identity.first_party ? "yes" : "no"}
+        {card.identity.basis ? ` (${card.identity.basis.replaceAll("_", " ")})` : ""}.
+      </p>
       <h3>Packages</h3>
       {card.packages.length === 0 ? (
         <p>No package is listed.</p>
@@ -412,6 +451,7 @@ function Artifacts({ card }: { card: HealthCard }) {
                 <th scope="col">Exists</th>
                 <th scope="col">Deprecated</th>
                 <th scope="col">Advisories</th>
+                <th scope="col">Observed</th>
               </tr>
             </thead>
             <tbody>
@@ -426,9 +466,28 @@ function Artifacts({ card }: { card: HealthCard }) {
                     )}
                   </td>
                   <td>{p.version ?? <span className="muted">none named</span>}</td>
-                  <td>{yesNo(p.exists, "yes", "no")}</td>
-                  <td>{yesNo(p.deprecated, "yes", "no")}</td>
-                  <td className="wrap">{p.advisories === null ? <span className="muted">not looked up</span> : p.advisories.length ? p.advisories.join(", ") : "none"}</td>
+                  {(CHECKED_PACKAGE_ECOSYSTEMS as readonly string[]).includes(p.ecosystem) ? (
+                    <>
+                      <td>{yesNo(p.exists, "yes", "no")}</td>
+                      <td>{yesNo(p.deprecated, "yes", "no")}</td>
+                      <td className="wrap">
+                        {p.advisories === null ? <span className="muted">not looked up</span> : p.advisories.length ? p.advisories.join(", ") : "none"}
+                        {p.advisories_observed_at ? (
+                          <span className="muted small">
+                            {" "}
+                            (looked up <Time iso={p.advisories_observed_at} />)
+                          </span>
+                        ) : null}
+                      </td>
+                      <td>{p.observed_at ? <Time iso={p.observed_at} /> : <span className="muted">not observed</span>}</td>
+                    </>
+                  ) : (
+                    // "not observed" in four cells promised a look-up that never comes: an oci image, nuget or mcpb
+                    // artifact is not looked up at all (it counts neither way in health and verified)
+                    <td colSpan={4} className="muted">
+                      not looked up: only jspkg and pypkg packages are checked
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
