@@ -126,8 +126,27 @@ export function trustProxy(): boolean {
   return process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true";
 }
 
-export function siteUrl(): string {
-  return (process.env.SITE_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, "");
+/**
+ * The site's public address, in every link it mails or serves: SITE_URL; else on Vercel its own host names,
+ * the project's production domain (VERCEL_PROJECT_PRODUCTION_URL), else this deployment's (VERCEL_URL), both given
+ * without a scheme; else this server's own port. Without the Vercel step, a deployment with neither SITE_URL nor
+ * NEXTAUTH_URL mailed links to http://localhost:3000 (new keys, watch notices and their unsubscribe links).
+ */
+export function siteUrl(env: Record<string, string | undefined> = process.env): string {
+  const vercelHost = env.VERCEL_PROJECT_PRODUCTION_URL || env.VERCEL_URL;
+  const url = env.SITE_URL || (vercelHost ? `https://${vercelHost.replace(/^https?:\/\//, "")}` : `http://localhost:${env.PORT || 3000}`);
+  return url.replace(/\/+$/, "");
+}
+
+/**
+ * A warning for a production start on Vercel that can only link to localhost (none of NEXTAUTH_URL, SITE_URL,
+ * VERCEL_PROJECT_PRODUCTION_URL, VERCEL_URL set), else null. Not a refusal: the pages still work, only the links
+ * mailed and shown do not.
+ */
+export function siteUrlWarning(env: Record<string, string | undefined> = process.env): string | null {
+  if (!env.VERCEL || env.NODE_ENV !== "production") return null;
+  if (env.NEXTAUTH_URL || env.SITE_URL || env.VERCEL_PROJECT_PRODUCTION_URL || env.VERCEL_URL) return null;
+  return `links in mails and pages point to ${siteUrl(env)}: set SITE_URL to this deployment's address`;
 }
 
 // ── Quotas, credits and keys (DESIGN §7, contract Limits) ─────────────────────
@@ -200,6 +219,13 @@ export const API_KEY_NAME_MAX_LENGTH = 40;
 export const MAX_API_KEYS_PER_ACCOUNT = 20;
 /** Account mail (sign-in links, replacement keys) one address may be sent per hour: nobody can flood a mailbox through us. */
 export const ACCOUNT_MAIL_PER_ADDRESS_PER_HOUR = 5;
+/**
+ * Sign-in links one client address (an IPv6 client's /64, as the anonymous allowances count it) may ask for per
+ * hour, to whatever addresses. A person asks for a few a day; without it one client could have a link mailed to
+ * any number of strangers (each address within its own 5 an hour) and fill verification_tokens with day-long
+ * rows. 20 leaves room for a household or an office behind one address.
+ */
+export const SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR = 20;
 /** last_used_at is written at most this often per key, so busy keys don't write on every call. */
 export const API_KEY_LAST_USED_RESOLUTION_SECONDS = 60;
 

@@ -5,13 +5,14 @@ import { callbackUrlCookieName, csrfCookieName, csrfTokenOf } from "@/lib/auth/c
 import { authBaseUrl } from "@/lib/auth/auth-options";
 import { returnPath } from "@/lib/auth/return-path";
 import { SignInForm } from "./sign-in-form";
+import { signInRefusalText } from "./sign-in-refusal";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
 
 const ERRORS: Record<string, string> = {
   Verification: "That sign-in link has expired or was already used. Ask for a new one.",
-  EmailSignin: "The sign-in e-mail could not be sent: check that the address is a plain one (you@example.com); or this address was sent several in the last hour. Try again later.",
+  EmailSignin: "The sign-in e-mail could not be sent: check that the address is a plain one (you@example.com), then try again.",
 };
 
 // a parameter given twice arrives as an array (`?callbackUrl=/a&callbackUrl=/b`): the first counts, as on /changes
@@ -39,7 +40,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       </p>
       {error && (
         <p className="notice error" role="alert">
-          {ERRORS[error] ?? "Sign-in failed. Ask for a new link."}
+          {signInRefusalText(error, one(sp.retry), new Date()) ?? ERRORS[error] ?? "Sign-in failed. Ask for a new link."}
         </p>
       )}
       <SignInForm callbackUrl={target} csrfToken={csrfToken} />

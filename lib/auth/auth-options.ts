@@ -1,16 +1,17 @@
 import type { NextAuthOptions } from "next-auth";
 import EmailProvider from "next-auth/providers/email";
 import { z } from "zod";
-import { SIGN_IN_LINK_MAX_AGE_SECONDS } from "@/lib/config";
+import { SIGN_IN_LINK_MAX_AGE_SECONDS, siteUrl } from "@/lib/config";
+import { errorMessage } from "@/lib/db/query-error";
+import { log } from "@/lib/log";
 import { authSecret } from "./auth-secret";
 import { drizzleAuthAdapter } from "./drizzle-adapter";
 import { sendMail } from "./send-mail";
-import { takeAccountMail, TOO_MUCH_MAIL } from "./mail-allowance";
+import { signInRefusalPath, takeSignInRequest } from "./sign-in-allowance";
 
-/** Where sign-in links point: NEXTAUTH_URL, else SITE_URL, else this server's own port. */
+/** Where sign-in links point: NEXTAUTH_URL, else the site's address (siteUrl: SITE_URL, Vercel's, this port). */
 export function authBaseUrl(): string {
-  const url = process.env.NEXTAUTH_URL || process.env.SITE_URL || `http://localhost:${process.env.PORT || 3000}`;
-  return url.replace(/\/+$/, "");
+  return (process.env.NEXTAUTH_URL || siteUrl()).replace(/\/+$/, "");
 }
 
 const plainAddress = z.email().max(254);
@@ -39,6 +40,38 @@ export function sameSiteRedirect({ url, baseUrl }: { url: string; baseUrl: strin
   return URL.canParse(url) && new URL(url).origin === baseUrl ? url : baseUrl;
 }
 
+/** The client of a request that did not come through the auth route, as clientIp names a caller without an address. */
+const UNKNOWN_CLIENT = "unknown";
+
+type SignInParams = Parameters<NonNullable<NonNullable<NextAuthOptions["callbacks"]>["signIn"]>>[0];
+
+/**
+ * next-auth's signIn callback, which it asks before writing a link's verification token and sending it: a request
+ * past the client's hourly limit or the inbox's account mails is sent back to the sign-in page (the same answer for
+ * an address with an account as for one without), and no token row is written. The link's own callback (no
+ * verificationRequest) passes. A database failure is next-auth's EmailSignin: thrown, next-auth would put the
+ * error's text, a failed statement's values included, in the redirect's query.
+ */
+async function allowSignIn({ user, account, email }: SignInParams, client: string): Promise<true | string> {
+  if (!email?.verificationRequest) return true;
+  try {
+    const refusal = await takeSignInRequest(client, account?.providerAccountId ?? user.email ?? "");
+    return refusal ? signInRefusalPath(refusal) : true;
+  } catch (err) {
+    log.error("sign-in link request could not be counted", { error: errorMessage(err) });
+    return "/signin?error=EmailSignin";
+  }
+}
+
+/**
+ * authOptions() for one request to the auth route, whose sign-in link requests count against `client`
+ * (allowanceAddress(clientIp(req)), the address the anonymous allowances count).
+ */
+export function authOptionsFor(client: string): NextAuthOptions {
+  const base = authOptions();
+  return { ...base, callbacks: { ...base.callbacks, signIn: (params) => allowSignIn(params, client) } };
+}
+
 let options: NextAuthOptions | undefined;
 
 /**
@@ -61,9 +94,8 @@ export function authOptions(): NextAuthOptions {
         // nodemailer is only used through sendMail; this placeholder is never dialled
         server: "smtp://localhost:25",
         normalizeIdentifier: signInAddress,
+        // the hourly allowances were taken in the signIn callback (allowSignIn), before the token was written
         async sendVerificationRequest({ identifier, url }) {
-          // refused like a mail that could not be sent: next-auth shows the sign-in page's EmailSignin error
-          if (!(await takeAccountMail(identifier))) throw new Error(TOO_MUCH_MAIL);
           await sendMail({
             to: identifier,
             subject: "Sign in to mcp-preflight",
@@ -74,6 +106,7 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
+      signIn: (params) => allowSignIn(params, UNKNOWN_CLIENT),
       redirect: async (params) => sameSiteRedirect(params),
       async session({ session, user }) {
         if (session.user && user?.id) (session.user as { id?: string }).id = user.id;

@@ -2,7 +2,7 @@ import { count, isNull } from "drizzle-orm";
 import { DatabaseInUseError, driverFor, getDbHandle, pgliteLockHolder } from "@/lib/db/client";
 import { errorMessage } from "@/lib/db/query-error";
 import { servers } from "@/lib/db/schema";
-import { assertUsableEnvironment, bootIngestEnabled, deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl } from "@/lib/config";
+import { assertUsableEnvironment, bootIngestEnabled, deliverIntervalMs, harvestIntervalMs, maintenanceIntervalMs, registryUrl, siteUrlWarning } from "@/lib/config";
 import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
 import { log } from "@/lib/log";
 import { startDeliveryTimer } from "@/lib/watches/delivery-timer";
@@ -37,6 +37,8 @@ export async function boot(): Promise<void> {
   // a setting it cannot use stops the start, by name (scripts/server.mjs prints it and exits 1), instead of a
   // default or NaN taken without a word
   assertUsableEnvironment();
+  const urlWarning = siteUrlWarning();
+  if (urlWarning) log.warn("no site address", { problem: urlWarning });
   // Command-line jobs hand their work to the server that holds the embedded database, found by its file. It is
   // written before the database is opened: opening takes seconds (a cluster's creation, the migrations) with
   // its lock already held, and a job started then (`npm start`, then `npm run ingest` at once) found the
@@ -80,7 +82,7 @@ export async function boot(): Promise<void> {
     .catch((err) =>
       log.error("registry ingest failed; the service runs with an empty catalog", {
         registry: baseUrl,
-        error: (err as Error).message,
+        error: errorMessage(err),
         fix: `set REGISTRY_URL to a reachable registry, or import a dump: ${IMPORT_HINT}`,
       }),
     );

@@ -5,6 +5,7 @@ import { anonymousAllowanceBucket, burstBucket, burstWindow, dailyWindow } from 
 import { readCounter } from "./counters";
 import { startOfUtcDay, windowStart } from "./utc";
 import { BURST_WINDOW_SECONDS } from "@/lib/config";
+import { errorMessage } from "@/lib/db/query-error";
 
 /**
  * Brings the windows of `state` that ended while the call ran (a refresh probe, a slow query across the minute or
@@ -30,6 +31,6 @@ export async function currentWindows(caller: Caller, state: QuotaState, now: Dat
       state.allowance = { name: other.name, ...dailyWindow(await readCounter(q, anonymousAllowanceBucket(other.name, caller.ip), day), now, other.limit) };
     }
   } catch (err) {
-    log.warn("quota windows could not be read again for the headers", { error: (err as Error).message });
+    log.warn("quota windows could not be read again for the headers", { error: errorMessage(err) });
   }
 }

@@ -4,6 +4,7 @@ import type { Caller, QuotaState } from "./caller";
 import { anonymousAllowanceBucket, dailyWindow } from "./check-burst";
 import { runStatement } from "./run-statement";
 import { startOfUtcDay } from "./utc";
+import { errorMessage } from "@/lib/db/query-error";
 
 /**
  * What one charge took, for undoing it when its call then fails (ChargeResult.receipt): the call's claim row and
@@ -52,7 +53,7 @@ export async function undoCharges(caller: Caller, receipts: ChargeReceipt[], sta
       }
     }
   } catch (err) {
-    log.warn("the charge of a failed call could not be undone", { error: (err as Error).message });
+    log.warn("the charge of a failed call could not be undone", { error: errorMessage(err) });
   }
 }
 

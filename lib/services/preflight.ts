@@ -8,6 +8,7 @@ import { assertAffordable, type ChargeExtras } from "@/lib/quota";
 import type { PreflightInput } from "@/lib/schemas/preflight";
 import { log } from "@/lib/log";
 import { beginRefresh } from "./refresh-liveness";
+import { errorMessage } from "@/lib/db/query-error";
 
 export const PREFLIGHT_COST = 5;
 
@@ -80,7 +81,7 @@ export async function preflight(db: Db, input: PreflightInput, ctx: ServiceConte
     await ctx.charge(subject, PREFLIGHT_COST, { alongside: record.write });
   } catch (err) {
     if (err instanceof ApiError) throw err; // 402: the statement that refused to pay wrote no record either
-    log.error("evaluation could not be recorded", { server: input.server_name, error: (err as Error).message });
+    log.error("evaluation could not be recorded", { server: input.server_name, error: errorMessage(err) });
     // a probe that ran is not undone: its observation is kept, and it counted against the refresh limits
     const probe = probed
       ? "; the liveness probe did run: its observation is stored and it counts against the refresh limits, so retry with refresh=never to be evaluated on it"

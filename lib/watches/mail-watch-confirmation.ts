@@ -3,6 +3,7 @@ import { takeAccountMail } from "@/lib/auth/mail-allowance";
 import { siteUrl } from "@/lib/config";
 import { log } from "@/lib/log";
 import { watchLabelText } from "./send-watch-email";
+import { errorMessage } from "@/lib/db/query-error";
 
 /** The link that lets an address agree to one watch's notices; it works without signing in. */
 export function confirmWatchEmailUrl(token: string): string {
@@ -40,7 +41,7 @@ export async function mailWatchConfirmation(c: WatchConfirmation): Promise<boole
     await sendMail({ to: c.to, subject, text, url });
     return true;
   } catch (err) {
-    log.warn("watch confirmation mail not sent", { error: (err as Error).message });
+    log.warn("watch confirmation mail not sent", { error: errorMessage(err) });
     return false;
   }
 }

@@ -106,7 +106,7 @@ export async function runDeliveries(db: Db, opts: RunDeliveriesOptions = {}): Pr
     try {
       return await sendOnce(row, watch, secret);
     } catch (err) {
-      return { ok: false, statusCode: null, error: `internal error: ${(err as Error).message}`, response: null, durationMs: 0 };
+      return { ok: false, statusCode: null, error: `internal error: ${errorMessage(err)}`, response: null, durationMs: 0 };
     }
   }
 

@@ -3,6 +3,7 @@ import { siteUrl } from "@/lib/config";
 import { log } from "@/lib/log";
 import type { AttemptOutcome } from "./send-webhook";
 import type { WatchEventPayload } from "./event-payload";
+import { errorMessage } from "@/lib/db/query-error";
 
 export interface WatchEmail {
   to: string;
@@ -90,7 +91,7 @@ export async function sendWatchEmail(mail: WatchEmail, timeoutMs: number): Promi
     ]);
     return { ok: true, statusCode: null, error: null, response: sent.response ?? sent.delivered, durationMs: Math.round(performance.now() - started) };
   } catch (err) {
-    log.warn("watch e-mail not sent", { watch: mail.payload.watch_id, delivery: mail.payload.id, error: (err as Error).message });
+    log.warn("watch e-mail not sent", { watch: mail.payload.watch_id, delivery: mail.payload.id, error: errorMessage(err) });
     return { ok: false, statusCode: null, error: mailFailure(err), response: null, durationMs: Math.round(performance.now() - started) };
   } finally {
     clearTimeout(timer);

@@ -13,10 +13,11 @@ import { createApiKey } from "@/lib/accounts/create-api-key";
 import { listApiKeys } from "@/lib/accounts/list-api-keys";
 import { mailNewKey } from "@/lib/accounts/mail-new-key";
 import { takeAccountMail } from "@/lib/auth/mail-allowance";
-import { authOptions } from "@/lib/auth/auth-options";
+import { takeSignInRequest } from "@/lib/auth/sign-in-allowance";
+import { authOptions, authOptionsFor } from "@/lib/auth/auth-options";
 import { newCsrfCookie } from "@/lib/auth/csrf-token";
 import { isWellFormedApiKey } from "@/lib/accounts/api-key-format";
-import { MAX_API_KEYS_PER_ACCOUNT } from "@/lib/config";
+import { MAX_API_KEYS_PER_ACCOUNT, SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR } from "@/lib/config";
 import type { ApiError } from "@/lib/api/errors";
 import { resolveCaller } from "@/lib/quota";
 import { apiKeys, creditWallets, devMailbox, sessions, verificationTokens } from "@/lib/db/schema";
@@ -29,6 +30,29 @@ import { POST as adminKeysPost } from "@/app/api/admin/keys/route";
 
 let db: Db;
 let logged: string[];
+
+// next-auth's core, as its route handler calls it (the package exports no subpath for it)
+const { AuthHandler } = createRequire(import.meta.url)("../../node_modules/next-auth/core/index.js") as {
+  AuthHandler: (p: { req: unknown; options: unknown }) => Promise<{ redirect?: string }>;
+};
+/** POST /api/auth/signin/email with a valid csrf token, from `client` (as the auth route names it). */
+const askForLink = (email: string, client = "192.0.2.10") => {
+  const csrf = newCsrfCookie(new Headers());
+  return AuthHandler({
+    req: {
+      action: "signin",
+      providerId: "email",
+      method: "POST",
+      body: { email, csrfToken: csrf.value.split("|")[0] },
+      cookies: { [csrf.name]: csrf.value },
+      headers: {},
+      query: {},
+    },
+    options: authOptionsFor(client),
+  });
+};
+/** The end of the hour a request made now is counted in. */
+const thisHourEnds = () => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000).toISOString();
 beforeEach(async () => {
   db = await resetDb();
   logged = [];
@@ -284,14 +308,13 @@ describe("mail without SMTP: the log and the dev mailbox", () => {
 
   it("sends one address at most 5 account mails an hour, sign-in links and replacement keys together", async () => {
     const a = await createAccount({ email: "busy@example.test" }, { db });
-    const provider = authOptions().providers[0] as unknown as { options: { sendVerificationRequest: (p: { identifier: string; url: string }) => Promise<void> } };
-    const signInLink = () => provider.options.sendVerificationRequest({ identifier: "Busy@Example.test", url: "http://localhost/api/auth/callback/email?token=t" });
-    for (let i = 0; i < 3; i++) await signInLink();
+    for (let i = 0; i < 3; i++) expect((await askForLink("Busy@Example.test")).redirect).toMatch(/verify-request/);
     await mailNewKey(a.id, "lost", { db });
     await mailNewKey(a.id, "lost", { db });
     await expect(mailNewKey(a.id, "lost", { db })).rejects.toMatchObject({ code: "rate_limited" });
-    await expect(signInLink()).rejects.toThrow(/at most 5 account e-mails an hour/);
+    expect((await askForLink("Busy@Example.test")).redirect).toBe(`/signin?error=TooManyAccountMails&retry=${encodeURIComponent(thisHourEnds())}`);
     expect(await db.$count(devMailbox)).toBe(5);
+    expect(await db.$count(verificationTokens)).toBe(3);
     // no key was made for the refused request
     expect(await db.$count(apiKeys, eq(apiKeys.accountId, a.id))).toBe(2);
     // another address is not affected, and the next hour starts afresh
@@ -385,26 +408,6 @@ describe("a mail server that stops answering", () => {
 });
 
 describe("asking next-auth for a sign-in link", () => {
-  // next-auth's core, as its route handler calls it (the package exports no subpath for it)
-  const { AuthHandler } = createRequire(import.meta.url)("../../node_modules/next-auth/core/index.js") as {
-    AuthHandler: (p: { req: unknown; options: unknown }) => Promise<{ redirect?: string }>;
-  };
-  const askForLink = (email: string) => {
-    const csrf = newCsrfCookie(new Headers());
-    return AuthHandler({
-      req: {
-        action: "signin",
-        providerId: "email",
-        method: "POST",
-        body: { email, csrfToken: csrf.value.split("|")[0] },
-        cookies: { [csrf.name]: csrf.value },
-        headers: {},
-        query: {},
-      },
-      options: authOptions(),
-    });
-  };
-
   it("sends links only to plain addresses, so spellings of one address share its 5 mails an hour", async () => {
     const smtp = await startSmtpSink();
     process.env.SMTP_URL = smtp.url;
@@ -436,7 +439,7 @@ describe("asking next-auth for a sign-in link", () => {
       const answers = [];
       for (const address of tagged) answers.push((await askForLink(address)).redirect);
       expect(answers.map((r) => /verify-request/.test(r ?? ""))).toEqual([true, true, true, true, true, false, false]);
-      expect(await askForLink("victim@example.test")).toMatchObject({ redirect: expect.stringMatching(/error=EmailSignin/) });
+      expect(await askForLink("victim@example.test")).toMatchObject({ redirect: expect.stringMatching(/error=TooManyAccountMails/) });
       for (const address of ["v.ictim@gmail.com", "vi.ct.im@googlemail.com", "victim+a@gmail.com", "VICTIM@gmail.com", "victim@gmail.com", "v.i.c.t.i.m@gmail.com"]) {
         await askForLink(address);
       }
@@ -447,5 +450,42 @@ describe("asking next-auth for a sign-in link", () => {
       delete process.env.SMTP_URL;
       await smtp.close();
     }
+  });
+
+  // One client asked for links to any number of addresses (each within its own 5 an hour), and every request,
+  // refused ones too, wrote a verification token that lasts a day: mail to strangers and rows without end.
+  it(`refuses one client's link requests past ${SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR} an hour, whatever the addresses, and writes no token for a refused one`, async () => {
+    for (let i = 0; i < SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR; i++) {
+      expect((await askForLink(`stranger${i}@example.test`, "198.51.100.7")).redirect, `request ${i + 1}`).toMatch(/verify-request/);
+    }
+    const refused = await askForLink("one-more@example.test", "198.51.100.7");
+    expect(refused.redirect).toBe(`/signin?error=TooManySignInRequests&retry=${encodeURIComponent(thisHourEnds())}`);
+    expect(await db.$count(verificationTokens)).toBe(SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR);
+    expect(await db.$count(devMailbox)).toBe(SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR);
+    // the refused request spent nothing of that inbox's 5, and another client is not affected
+    for (let i = 0; i < 5; i++) expect((await askForLink("one-more@example.test", "198.51.100.8")).redirect).toMatch(/verify-request/);
+    // the next hour starts afresh
+    expect(await takeSignInRequest("198.51.100.7", "later@example.test", { db, now: new Date(Date.now() + 3_600_000) })).toBeNull();
+  });
+
+  it("writes no token for a request the inbox's allowance refuses", async () => {
+    for (let i = 0; i < 5; i++) await askForLink("victim@example.test", `192.0.2.${20 + i}`);
+    expect((await askForLink("victim@example.test", "192.0.2.30")).redirect).toMatch(/error=TooManyAccountMails/);
+    expect(await db.$count(verificationTokens)).toBe(5);
+    expect(await db.$count(devMailbox)).toBe(5);
+  });
+
+  it("refuses alike an address with an account and one without, so a refusal tells nothing of accounts", async () => {
+    await createAccount({ email: "member@example.test" }, { db });
+    for (const address of ["member@example.test", "nobody@example.test"]) {
+      for (let i = 0; i < 5; i++) expect((await askForLink(address, `192.0.2.${address.length + i}`)).redirect).toMatch(/verify-request/);
+    }
+    const inbox = [await askForLink("member@example.test", "192.0.2.40"), await askForLink("nobody@example.test", "192.0.2.40")];
+    expect(inbox[0]).toEqual(inbox[1]);
+    expect(inbox[0].redirect).toMatch(/^\/signin\?error=TooManyAccountMails&retry=/);
+    for (let i = 0; i < SIGN_IN_REQUESTS_PER_CLIENT_PER_HOUR - 2; i++) await askForLink(`other${i}@example.test`, "192.0.2.40");
+    const client = [await askForLink("member@example.test", "192.0.2.40"), await askForLink("nobody@example.test", "192.0.2.40")];
+    expect(client[0]).toEqual(client[1]);
+    expect(client[0].redirect).toMatch(/^\/signin\?error=TooManySignInRequests&retry=/);
   });
 });

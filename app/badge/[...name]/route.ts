@@ -3,6 +3,7 @@ import { cacheControl, etagOf, notModified } from "@/lib/api/cacheable";
 import { log } from "@/lib/log";
 import { BADGE_STYLES, renderBadge, unavailableBadge, type BadgeStyle } from "@/lib/services/render-badge";
 import { nameFromRequestPath } from "@/lib/cards/links";
+import { errorMessage } from "@/lib/db/query-error";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +25,7 @@ export async function GET(req: Request, _ctx: { params: Promise<{ name: string[]
   try {
     badge = await renderBadge(await getDb(), name, { style, show });
   } catch (err) {
-    log.error("badge failed", { name, error: err instanceof Error ? err.message : String(err) });
+    log.error("badge failed", { name, error: errorMessage(err) });
     return new Response(unavailableBadge(), { status: 503, headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "no-store" } });
   }
   const etag = etagOf(badge.svg);

@@ -70,3 +70,34 @@ describe("the sign-in page's query parameters", () => {
     }
   });
 });
+
+// A request the hourly limits refused (lib/auth/sign-in-allowance.ts) comes back as /signin?error=…&retry=<the
+// end of the refusing hour>: the page says what happened and when to ask again, in one sentence.
+describe("the sign-in page after a refused link request", () => {
+  it("says the network's limit was reached and when to try again", async () => {
+    const retry = new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 23 * 60_000);
+    const html = await render({ error: "TooManySignInRequests", retry: retry.toISOString() });
+    expect(html).toContain("No link was sent: your network has asked for 20 sign-in links this hour, the most we send for one network.");
+    expect(html).toMatch(new RegExp(`Try again after ${retry.toISOString().slice(11, 16)} UTC \\(in 2[34] minutes\\)\\.`));
+  });
+
+  it("says the inbox's limit was reached, in words that tell nothing of an account", async () => {
+    const html = await render({ error: "TooManyAccountMails", retry: new Date(Date.now() + 5 * 60_000).toISOString() });
+    expect(html).toContain("No link was sent: that address has been sent 5 account e-mails this hour, the most we send to one inbox. Try again after");
+    expect(html).not.toMatch(/account (exists|found)|no account/i);
+  });
+});
+
+describe("retrySentence", () => {
+  const now = new Date("2026-05-20T10:37:30Z");
+  it("names the time and the minutes left", async () => {
+    const { retrySentence } = await import("@/app/signin/sign-in-refusal");
+    expect(retrySentence("2026-05-20T11:00:00.000Z", now)).toBe("Try again after 11:00 UTC (in 23 minutes).");
+    expect(retrySentence("2026-05-20T10:38:00.000Z", now)).toBe("Try again after 10:38 UTC (in 1 minute).");
+  });
+  it("says now for a time past, and within the hour for no time or one too far ahead", async () => {
+    const { retrySentence } = await import("@/app/signin/sign-in-refusal");
+    expect(retrySentence("2026-05-20T10:00:00.000Z", now)).toBe("You can ask for a link again now.");
+    for (const odd of [undefined, "", "soon", "2026-05-21T11:00:00.000Z"]) expect(retrySentence(odd, now), String(odd)).toBe("Try again within the hour.");
+  });
+});

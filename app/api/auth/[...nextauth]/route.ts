@@ -1,8 +1,10 @@
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
-import { authOptions } from "@/lib/auth/auth-options";
+import { authOptionsFor } from "@/lib/auth/auth-options";
 import { withCappedAuthBody } from "@/lib/auth/auth-request";
 import { errorResponse } from "@/lib/api/respond";
+import { clientIp } from "@/lib/api/client-ip";
+import { allowanceAddress } from "@/lib/quota/allowance-address";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +16,8 @@ async function handler(req: NextRequest, ctx: { params: Promise<{ nextauth: stri
   } catch (err) {
     return errorResponse(err, crypto.randomUUID());
   }
-  return NextAuth(authOptions())(capped, ctx);
+  // sign-in link requests are counted per client, as the anonymous allowances are (lib/auth/sign-in-allowance.ts)
+  return NextAuth(authOptionsFor(allowanceAddress(clientIp(req))))(capped, ctx);
 }
 
 export { handler as GET, handler as POST };
