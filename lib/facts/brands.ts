@@ -9,6 +9,13 @@ export interface Brand {
   tokens: string[];
   /** Registry namespaces that belong to the brand (DNS reverse domains or io.github.<org>). */
   namespaces: string[];
+  /**
+   * Derived brands only: GitHub logins owning a repository that a listing of the brand's own (DNS-verified)
+   * namespace names. The domain owner pointed at that login's code, and the registry verified io.github.<login>,
+   * so that namespace is the brand's author publishing under its GitHub name (com.xcodebuildmcp lists
+   * github.com/cameroncooke/XcodeBuildMCP; io.github.cameroncooke/XcodeBuildMCP claims nothing it lacks).
+   */
+  githubOwners?: string[];
 }
 
 export const REVIEWED_BRANDS: Brand[] = [
@@ -46,7 +53,7 @@ export const REVIEWED_BRANDS: Brand[] = [
   { brand: "Discord", tokens: ["discord"], namespaces: ["com.discord", "io.github.discord"] },
   { brand: "Spotify", tokens: ["spotify"], namespaces: ["com.spotify", "io.github.spotify"] },
   { brand: "PostHog", tokens: ["posthog"], namespaces: ["com.posthog", "io.github.posthog"] },
-  { brand: "Docker", tokens: ["docker"], namespaces: ["com.docker", "io.github.docker"] },
+  { brand: "Docker", tokens: ["docker"], namespaces: ["com.docker", "io.github.docker", "io.github.dockersamples"] },
   { brand: "Hugging Face", tokens: ["huggingface"], namespaces: ["co.huggingface", "io.github.huggingface"] },
 ];
 
@@ -62,4 +69,16 @@ export const GENERIC_TOKENS = new Set([
   "platform",
   // likewise com.files, dev.storage and md.install: a "files-mcp" or a "storage" server names what it does
   "files", "storage", "install",
+]);
+
+/**
+ * Brand tokens that are also ordinary words ("Linear algebra", "Make HTTP requests", "Close the loop"). Such a
+ * token claims its brand only where the text names nothing else: alone or beside generic words (`linear`,
+ * `Linear MCP server`, `monday-mcp`), never as one word of a phrase. Reviewed by reading the derived brands of
+ * the shared snapshots; a new common-word brand label goes here.
+ */
+export const COMMON_WORD_TOKENS = new Set([
+  "linear", "monday", "make", "close", "continue", "double", "civic", "pearl", "peek", "enigma", "trunk", "singular",
+  "neglect", "brick", "kismet", "axiom", "zine", "scorecard", "teamwork", "lingo", "glean", "prisma", "coupler",
+  "steeped",
 ]);

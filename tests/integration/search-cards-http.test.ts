@@ -8,6 +8,8 @@ import { GET as recentGet } from "@/app/v1/recent/route";
 import { GET as coverageGet } from "@/app/v1/coverage/route";
 import { GET as healthGet } from "@/app/v1/health/route";
 import { GET as badgeGet } from "@/app/badge/[...name]/route";
+import { POST as preflightPost } from "@/app/v1/preflight/route";
+import { request } from "../helpers/catalog-fixture";
 import { ingestDump } from "@/lib/catalog/ingest-dump";
 import { packageObservations, remoteObservations, repositories, repositoryObservations, servers, vulnObservations } from "@/lib/db/schema";
 import type { Db } from "@/lib/db/client";
@@ -434,6 +436,65 @@ describe("lookalikes and brand claims", () => {
     expect((await card("io.github.ax-platform/ax-platform")).identity.brand_claims).toEqual([]);
     expect((await card("io.github.bob/files-mcp")).identity.brand_claims).toEqual([]);
     expect((await card("io.github.bob/acmecorp-mcp")).identity.brand_claims).toEqual([{ brand: "acmecorp", verified_by_namespace: false, impersonation: false }]);
+  });
+
+  it("reads brand claims as a person would: no REVIEW or BLOCK for the brand's own author, a word, or an 'official' SDK", async () => {
+    // the patterns of the largest shared snapshot that used to draw a brand finding
+    const more = [
+      // a product domain pointing at its author's GitHub repository, and the author publishing it under io.github
+      entry("com.xcodebuildmcp/XcodeBuildMCP", { repo: "https://github.com/cameroncooke/XcodeBuildMCP" }),
+      entry("io.github.cameroncooke/XcodeBuildMCP", { repo: "https://github.com/cameroncooke/XcodeBuildMCP" }),
+      // one company, two verified domains (alpic.ai and alpic.live)
+      entry("ai.alpic.test/test-mcp-server"),
+      entry("live.alpic.staging/alpic-poc-frontend", { title: "My MCP server" }),
+      // a derived brand that is a common word, and the reviewed "Linear"
+      entry("com.make/mcp-server"),
+      entry("io.github.bob/make-requests", { title: "Make HTTP requests" }),
+      entry("io.github.bob/algebra", { title: "Linear algebra helper" }),
+      entry("io.github.bob/linear-mcp"),
+      // "official" about what the server uses, or denied
+      entry("io.github.bob/slack-mcp", { description: "Slack tools built on the official MCP TypeScript SDK" }),
+      entry("io.github.bob/notion-bridge", { description: "Not an official Notion product" }),
+      // what an impersonator writes: fullwidth letters, an accent, a zero-width space, a glued MCP
+      entry("io.github.eve/payments", { title: "Ｓｔｒｉｐｅ", description: "The official Stripe MCP server" }),
+      entry("io.github.eve/pay", { title: "Strípe Payments (Official)" }),
+      entry("io.github.eve/chat", { title: "Sla\u200bck" }),
+      entry("io.github.eve/StripeMCP"),
+    ];
+    await ingestDump(db, [...FIXTURE, ...more], "fixture-3.json", ago(0.4));
+    // a caller per look-up: an anonymous caller's daily credits would not cover them all
+    let caller = 0;
+    const ip = () => `198.51.100.${100 + caller++}`;
+    const claims = async (name: string) =>
+      serverCardResponseSchema.parse(await (await get(serverGet, `/v1/server?name=${encodeURIComponent(name)}`, { "x-mcp-preflight-socket-ip": ip() })).json()).identity
+        .brand_claims;
+    const none: unknown[] = [];
+    expect(await claims("io.github.cameroncooke/XcodeBuildMCP")).toEqual([{ brand: "xcodebuildmcp", verified_by_namespace: true, impersonation: false }]);
+    expect(await claims("live.alpic.staging/alpic-poc-frontend")).toEqual([{ brand: "alpic", verified_by_namespace: true, impersonation: false }]);
+    expect(await claims("io.github.bob/make-requests")).toEqual(none);
+    expect(await claims("io.github.bob/algebra")).toEqual(none);
+    expect(await claims("io.github.bob/linear-mcp")).toEqual([{ brand: "Linear", verified_by_namespace: false, impersonation: false }]);
+    expect(await claims("io.github.bob/slack-mcp")).toEqual([{ brand: "Slack", verified_by_namespace: false, impersonation: false }]);
+    expect(await claims("io.github.bob/notion-bridge")).toEqual([{ brand: "Notion", verified_by_namespace: false, impersonation: false }]);
+    for (const name of ["io.github.eve/payments", "io.github.eve/pay"]) {
+      expect(await claims(name)).toEqual([{ brand: "Stripe", verified_by_namespace: false, impersonation: true }]);
+    }
+    expect(await claims("io.github.eve/chat")).toEqual([{ brand: "Slack", verified_by_namespace: false, impersonation: false }]);
+    expect(await claims("io.github.eve/StripeMCP")).toEqual([{ brand: "Stripe", verified_by_namespace: false, impersonation: false }]);
+
+    // and the preflight findings follow the claims
+    const brandReasons = async (name: string) => {
+      const res = await preflightPost(request("/v1/preflight", { method: "POST", body: { server_name: name }, ip: ip() }));
+      expect(res.status).toBe(200);
+      const { reasons } = (await res.json()) as { reasons: Array<{ code: string; result: string }> };
+      return reasons.filter((r) => r.code.startsWith("brand_")).map((r) => `${r.code}:${r.result}`);
+    };
+    const clean = ["brand_impersonation:pass", "brand_claim_without_identity:pass"];
+    expect(await brandReasons("io.github.cameroncooke/XcodeBuildMCP")).toEqual(clean);
+    expect(await brandReasons("live.alpic.staging/alpic-poc-frontend")).toEqual(clean);
+    expect(await brandReasons("io.github.bob/algebra")).toEqual(clean);
+    expect(await brandReasons("io.github.bob/slack-mcp")).toEqual(["brand_impersonation:pass", "brand_claim_without_identity:review"]);
+    expect(await brandReasons("io.github.eve/payments")).toEqual(["brand_impersonation:block", "brand_claim_without_identity:pass"]);
   });
 });
 

@@ -255,6 +255,10 @@ export default async function ServerPage({ params }: Props) {
             <p>
               {card.name_collision_count} other listed {card.name_collision_count === 1 ? "server has" : "servers have"} a name that reads the
               same once case, separators and look-alike characters are folded. Check you have the one you mean.
+              {/* the card carries the first 100 names; the count is the full number */}
+              {card.lookalike_names.length < card.name_collision_count
+                ? ` Only the first ${card.lookalike_names.length} are listed here.`
+                : ""}
             </p>
             <ul data-testid="lookalikes">
               {card.lookalike_names.map((n) => (

@@ -61,7 +61,9 @@ export function registerCatalogTools(server: McpServer) {
     output: "LookalikesResult",
     run: async ({ name }, ctx) => {
       const r = await listLookalikes(await getDb(), name, ctx);
-      return { data: r, summary: r.count ? `${r.count} lookalike(s) of ${name}: ${r.lookalikes.map((l) => l.name).join(", ")}` : `no lookalikes of ${name}` };
+      return { data: r, summary: r.count
+          ? `${r.count} lookalike(s) of ${name}${r.lookalikes.length < r.count ? ` (the ${r.lookalikes.length} oldest shown)` : ""}: ${r.lookalikes.map((l) => l.name).join(", ")}`
+          : `no lookalikes of ${name}` };
     },
   });
 }

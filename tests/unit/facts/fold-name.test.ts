@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { foldName, foldNameSql } from "@/lib/facts/fold-name";
-import { claimsOf, claimedTokens } from "@/lib/facts/brand-claims";
+import { claimsOf, claimedTokens, derivedBrands, saysOfficial } from "@/lib/facts/brand-claims";
 import { REVIEWED_BRANDS } from "@/lib/facts/brands";
 
 describe("foldName: case, separators and homoglyphs", () => {
@@ -59,6 +59,50 @@ describe("brand claims see through homoglyphs and split words", () => {
   it("claims nothing for names without brands", () => {
     expect(claims("io.github.acme/weather-mcp", "Weather")).toEqual([]);
   });
+
+  it("reads fullwidth letters, accents, zero-width characters and a glued MCP as the brand", () => {
+    expect(claims("io.github.evil/payments", "Ｓｔｒｉｐｅ")).toEqual(["Stripe:false:false"]);
+    expect(claims("io.github.evil/payments", "Strípe")).toEqual(["Stripe:false:false"]);
+    expect(claims("io.github.evil/payments", "Stri\u0301pe")).toEqual(["Stripe:false:false"]);
+    expect(claims("io.github.evil/chat", "Sl\u200back")).toEqual(["Slack:false:false"]);
+    expect(claims("io.github.evil/chat", "Sl\u00adack")).toEqual(["Slack:false:false"]);
+    expect(claims("io.github.evil/StripeMCP")).toEqual(["Stripe:false:false"]);
+    expect(claims("io.github.evil/githubmcp")).toEqual(["GitHub:false:false"]);
+    expect(claims("io.github.evil/x", "GitHubMCP tools")).toEqual(["GitHub:false:false"]);
+  });
+
+  it("takes a brand as a word, never as part of one, and the namespace never claims", () => {
+    expect(claims("io.github.evil/emotional-support")).toEqual([]);
+    expect(claims("io.github.evil/stripes-and-dots")).toEqual([]);
+    expect(claims("io.github.someone/weather", "Weather")).toEqual([]);
+  });
+
+  it("takes a common-word brand token only where the text names nothing else", () => {
+    expect(claims("io.github.bob/algebra", "Linear algebra helper")).toEqual([]);
+    expect(claims("io.github.bob/linear-regression")).toEqual([]);
+    expect(claims("io.github.bob/linear-mcp", "Linear MCP server")).toEqual(["Linear:false:false"]);
+  });
+
+  it("never claims for the brand's own namespaces", () => {
+    expect(claims("io.github.github/github-mcp-server", "Official GitHub MCP server")).toEqual(["GitHub:true:false"]);
+    expect(claims("com.stripe.docs/stripe", "Official Stripe")).toEqual(["Stripe:true:false"]);
+  });
+
+  it("is impersonation only when 'official' says it of the listing, undenied", () => {
+    expect(saysOfficial("Unofficial Stripe server", "name")).toBe(false);
+    expect(saysOfficial("Stripe (non-official)", "name")).toBe(false);
+    expect(saysOfficial("Not an official Stripe product", "description")).toBe(false);
+    expect(saysOfficial("This isn't official", "name")).toBe(false);
+    expect(saysOfficial("Stripe tools built on the official MCP TypeScript SDK", "description")).toBe(false);
+    expect(saysOfficial("Real-time access to official SEC EDGAR filings", "description")).toBe(false);
+    expect(saysOfficial("Official Egnyte MCP Server for AI integration", "description")).toBe(true);
+    expect(saysOfficial("BrowserStack's Official MCP Server", "description")).toBe(true);
+    expect(saysOfficial("Stripe (Official)", "name")).toBe(true);
+    expect(saysOfficial("Ｏｆｆｉｃｉａｌ Stripe", "name")).toBe(true);
+    const listing = { name: "io.github.evil/stripe-tools", namespace: "io.github.evil", title: null };
+    expect(claimsOf(REVIEWED_BRANDS, { ...listing, description: "Uses the official Stripe API" })[0].impersonation).toBe(false);
+    expect(claimsOf(REVIEWED_BRANDS, { ...listing, description: "The official Stripe MCP server" })[0].impersonation).toBe(true);
+  });
 });
 
 describe("brand claims in the facts", () => {
@@ -79,5 +123,33 @@ describe("brand claims in the facts", () => {
     }
     // UTF-16 code unit order, as RFC 8785 sorts keys
     expect(here).toEqual(["Anthropic", "Zapier", "aarhus"]);
+  });
+});
+
+describe("brands derived from the catalog's namespaces", () => {
+  const rows = [
+    { namespace: "live.alpic.staging", host: null, owner: null },
+    { namespace: "ai.alpic.test", host: null, owner: null },
+    { namespace: "com.xcodebuildmcp", host: "github.com", owner: "CameronCooke" },
+    { namespace: "com.stripe", host: "github.com", owner: "stripe" },
+    { namespace: "io.github.alice", host: "github.com", owner: "alice" },
+  ];
+  const derived = (r: typeof rows) => derivedBrands(r).slice(REVIEWED_BRANDS.length);
+
+  it("one brand per label, verified by every domain with that label, in one order whatever the rows' order", () => {
+    expect(derived(rows)).toEqual([
+      { brand: "alpic", tokens: ["alpic"], namespaces: ["ai.alpic", "live.alpic"], githubOwners: [] },
+      { brand: "xcodebuildmcp", tokens: ["xcodebuildmcp"], namespaces: ["com.xcodebuildmcp"], githubOwners: ["cameroncooke"] },
+    ]);
+    expect(derived([...rows].reverse())).toEqual(derived(rows));
+  });
+
+  it("a GitHub namespace whose login owns the repository the brand's domain lists is the brand's", () => {
+    const brands = derivedBrands(rows);
+    const claim = (name: string) => claimsOf(brands, { name, namespace: name.split("/")[0], title: null }).map((c) => `${c.brand}:${c.verified_by_namespace}`);
+    expect(claim("io.github.cameroncooke/XcodeBuildMCP")).toEqual(["xcodebuildmcp:true"]);
+    expect(claim("io.github.mallory/XcodeBuildMCP")).toEqual(["xcodebuildmcp:false"]);
+    expect(claim("live.alpic.staging/alpic-poc")).toEqual(["alpic:true"]);
+    expect(claim("com.evil/alpic-poc")).toEqual(["alpic:false"]);
   });
 });
