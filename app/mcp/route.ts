@@ -6,6 +6,7 @@ import type { McpAuthExtra } from "@/lib/mcp/run-tool";
 import { registerTools } from "@/lib/mcp/register-tools";
 import { MCP_INSTRUCTIONS } from "@/lib/mcp/instructions";
 import { withLowerCaseMediaTypes } from "@/lib/mcp/transport-request";
+import { repeatedArguments } from "@/lib/mcp/repeated-arguments";
 import { ENGINE_VERSION } from "@/lib/engine";
 import { MCP_MAX_BATCH_MESSAGES } from "@/lib/config";
 import { readTextBody } from "@/lib/api/request";
@@ -25,7 +26,7 @@ function rpcRefusal(status: number, code: number, message: string): Response {
 }
 
 /** The JSON-RPC body, capped in size; a Response for a body that is too large, not JSON or not JSON-RPC. */
-async function readMessage(req: Request): Promise<{ parsed: unknown } | Response> {
+async function readMessage(req: Request): Promise<{ parsed: unknown; repeated: Map<string, string> } | Response> {
   let text: string;
   try {
     text = await readTextBody(req, MAX_MCP_BODY_BYTES);
@@ -60,7 +61,13 @@ async function readMessage(req: Request): Promise<{ parsed: unknown } | Response
   const ids = messages.flatMap((m) => (m && typeof m === "object" && "method" in m && "id" in m ? [JSON.stringify((m as { id: unknown }).id)] : []));
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
   if (repeated !== undefined) return rpcRefusal(400, -32600, `Invalid Request: the batch holds more than one request with id ${repeated}; each request needs its own id`);
-  return { parsed: Array.isArray(parsed) ? withoutSameBatchCancels(parsed).map(withoutTaskAugmentation) : withoutTaskAugmentation(parsed) };
+  // tool arguments naming a member twice are refused by the tool, as REST refuses such a body (run-tool.ts)
+  const repeatedArgs = repeatedArguments(text, parsed);
+  if (!repeatedArgs) return rpcRefusal(400, -32600, "Invalid Request: the body nests too deeply to be read");
+  return {
+    parsed: Array.isArray(parsed) ? withoutSameBatchCancels(parsed).map(withoutTaskAugmentation) : withoutTaskAugmentation(parsed),
+    repeated: repeatedArgs,
+  };
 }
 
 /**
@@ -131,7 +138,11 @@ async function mcp(req: Request): Promise<Response> {
   try {
     // The API key is read from x-api-key exactly as REST reads it and reaches the tools as auth info.
     let quota: Record<string, string> | undefined;
-    const extra: McpAuthExtra = { callerInput: callerInputFrom(req), quotaSeen: (headers) => (quota = mergeBatchQuotaHeaders(quota, headers)) };
+    const extra: McpAuthExtra = {
+      callerInput: callerInputFrom(req),
+      quotaSeen: (headers) => (quota = mergeBatchQuotaHeaders(quota, headers)),
+      repeatedArguments: message.repeated,
+    };
     const res = await transport.handleRequest(withLowerCaseMediaTypes(req), { parsedBody: message.parsed, authInfo: { token: "", clientId: "x-api-key", scopes: [], extra: { ...extra } } });
     // JSON-RPC 2.0 answers a batch with an array; the transport answers a batch holding one request with the bare object
     const body = Array.isArray(message.parsed) && res.status === 200 ? await asBatchAnswer(res) : res.body;

@@ -62,27 +62,50 @@ function chunks<T>(xs: T[], n = CHUNK): T[][] {
 
 const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
+/** A registry listing as read: its entries normalized, in listing order, and why each rejected one was. */
+export interface NormalizedListing {
+  entries: RegistryEntry[];
+  rejects: string[];
+  /** The entries the listing held, rejected ones included. */
+  count: number;
+}
+
+/**
+ * Normalizes every entry of a listing once (a dump's observation time is read from the result: ingest-dump.ts).
+ * Registry times past the listing's reading (`readAt`) are held as unknown, not as times (believableTime).
+ */
+export function normalizeListing(rawEntries: unknown[], readAt: Date): NormalizedListing {
+  const entries: RegistryEntry[] = [];
+  const rejects: string[] = [];
+  for (const raw of rawEntries) {
+    try {
+      const e = normalizeRegistryEntry(raw);
+      e.updatedAt = believableTime(e.updatedAt, readAt);
+      e.publishedAt = believableTime(e.publishedAt, readAt);
+      e.statusChangedAt = believableTime(e.statusChangedAt, readAt);
+      entries.push(e);
+    } catch (err) {
+      rejects.push((err as Error).message);
+    }
+  }
+  return { entries, rejects, count: rawEntries.length };
+}
+
 /**
  * Writes a registry listing into the catalog. Idempotent: a version whose content
  * hash is unchanged is not touched, and a server row is updated only when one of
  * its columns would change, so ingesting the same dump twice changes no row.
  */
 export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestOptions): Promise<IngestResult> {
-  const rejects: string[] = [];
+  return ingestListing(db, normalizeListing(rawEntries, opts.readAt ?? opts.observedAt), opts);
+}
+
+/** ingestEntries for a listing already normalized (by normalizeListing, with the same reading time). */
+export async function ingestListing(db: Db, listing: NormalizedListing, opts: IngestOptions): Promise<IngestResult> {
+  const { rejects } = listing;
+  // one entry per name and version: the last the listing holds
   const byKey = new Map<string, RegistryEntry>();
-  for (const raw of rawEntries) {
-    try {
-      const e = normalizeRegistryEntry(raw);
-      // registry times past the listing's reading are held as unknown, not as times (believableTime)
-      const readAt = opts.readAt ?? opts.observedAt;
-      e.updatedAt = believableTime(e.updatedAt, readAt);
-      e.publishedAt = believableTime(e.publishedAt, readAt);
-      e.statusChangedAt = believableTime(e.statusChangedAt, readAt);
-      byKey.set(`${e.name}\u0000${e.version}`, e);
-    } catch (err) {
-      rejects.push((err as Error).message);
-    }
-  }
+  for (const e of listing.entries) byKey.set(`${e.name}\u0000${e.version}`, e);
   const entries = [...byKey.values()];
   // A listing not read whole proves no absence: a rejected row may be the one naming a server we hold, and an
   // empty "complete" listing is a broken export, not a registry without servers. It is written as incomplete:
@@ -90,7 +113,7 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
   const unreadable = !opts.complete ? null : rejects.length ? `${rejects.length} entries rejected` : entries.length ? null : "the listing is empty";
   if (unreadable) opts = { ...opts, complete: false };
   const counts: IngestCounts = {
-    entries: rawEntries.length,
+    entries: listing.count,
     rejected: rejects.length,
     serversInserted: 0,
     serversUpdated: 0,
@@ -108,7 +131,7 @@ export async function ingestEntries(db: Db, rawEntries: unknown[], opts: IngestO
     startedAt: new Date(),
     observedAt: opts.observedAt,
     updatedSince: opts.updatedSince ?? null,
-    entries: rawEntries.length,
+    entries: listing.count,
     pages: opts.pages ?? 0,
   };
   let syncId: number;

@@ -45,9 +45,11 @@ export interface McpAuthExtra {
    * the headers a REST response would (in a batch, the least any call left: lib/quota/batch-quota-headers.ts).
    */
   quotaSeen?: (headers: Record<string, string>) => void;
+  /** The tools/call requests whose arguments name a member twice, by id as JSON, with REST's message (repeated-arguments.ts). */
+  repeatedArguments?: ReadonlyMap<string, string>;
 }
 
-type Extra = { authInfo?: { extra?: Record<string, unknown> } } & ArgumentsAsSent;
+type Extra = { authInfo?: { extra?: Record<string, unknown> }; requestId?: string | number } & ArgumentsAsSent;
 
 /**
  * The MCP twin of withCaller: the same key resolution, burst limit and charging
@@ -79,6 +81,9 @@ export async function runTool<I>(
     // read as sent, which the SDK's parse is not in every key (arguments-as-sent.ts)
     const sent = "argumentsAsSent" in extra ? extra.argumentsAsSent : args;
     const input = schema ? parseWith(schema, sent ?? {}, "arguments") : (undefined as I);
+    // after the schema, as REST's readJsonBody checks a body: the SDK read a member named twice as its last copy
+    const repeated = auth?.repeatedArguments?.get(JSON.stringify(extra.requestId));
+    if (repeated) throw new ApiError("invalid_request", repeated);
     const charge: ToolContext["charge"] = async (subject, cost = options.cost, extras = {}) => {
       if (!options.metered || cost === undefined) throw new Error(`tool charged without a cost or metering (${subject})`);
       const result = await chargeCaller(caller!, subject, cost, { ...extras, state: quota });

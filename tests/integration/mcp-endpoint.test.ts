@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { DELETE as mcpDelete, GET as mcpGet, OPTIONS as mcpOptions, PATCH as mcpPatch, POST as mcpPost, PUT as mcpPut } from "@/app/mcp/route";
 import { TOOL_NAMES } from "@/lib/mcp/register-tools";
-import { MCP_MAX_BATCH_MESSAGES } from "@/lib/config";
+import { CREDIT_COSTS, MCP_MAX_BATCH_MESSAGES } from "@/lib/config";
 import { POST as preflightPost } from "@/app/v1/preflight/route";
 import { GET as policiesGet } from "@/app/v1/policies/route";
 import { GET as creditsGet } from "@/app/v1/credits/route";
@@ -100,6 +100,37 @@ describe("/mcp", () => {
     expect(await walletRemaining(db, a.accountId)).toBe(100);
   });
 
+  // JSON.parse keeps the last copy of a member named twice: REST refuses such a body (lib/api/request.ts), while a
+  // tools/call was decided, and charged, under whichever policy_id came last
+  it("refuses tool arguments that name a member twice with REST's error, spending nothing, in a batch only that call", async () => {
+    const a = await keyedAccount(db, { credits: 100 });
+    const raw = `{"server_name":"io.github.acme/weather","policy_id":"builtin:strict","policy_id":"builtin:baseline"}`;
+    const rest = await preflightPost(request("/v1/preflight", { key: a.key, body: raw }));
+    const refusal = { ok: false, error: "invalid_request", message: "policy_id: given more than once; send it once" };
+    expect([rest.status, await rest.json()]).toEqual([400, refusal]);
+    const post = async (body: string) =>
+      (await mcpPost(request("/mcp", { method: "POST", key: a.key, headers: { accept: "application/json, text/event-stream" }, body }))).json();
+    const message = (id: number, name: string, args: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+
+    const one = await post(message(1, "catalog_preflight", raw));
+    expect([one.result.isError, one.result.structuredContent]).toEqual([true, refusal]);
+    // as in REST, the schema's refusal comes first; the arguments member itself given twice is refused too
+    const unknown = await post(message(2, "catalog_preflight", raw.replace(/}$/, ',"polcy":1}')));
+    expect(unknown.result.structuredContent).toEqual({ ...refusal, message: 'arguments: unknown field(s) "polcy"' });
+    const twice = await post(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"catalog_stats","arguments":{},"arguments":{}}}`);
+    expect(twice.result.structuredContent).toEqual({ ...refusal, message: "arguments: given more than once; send it once" });
+    const batch = await post(`[${message(4, "catalog_preflight", raw)},${message(5, "catalog_preflight", '{"server_name":"io.github.acme/weather"}')}]`);
+    expect(batch.map((m: { id: number; result: { isError?: boolean } }) => [m.id, m.result.isError ?? false])).toEqual([
+      [4, true],
+      [5, false],
+    ]);
+    // a body too deep for the check is not read on its last copies: refused whole, as REST refuses such a body
+    const deep = await post(message(6, "catalog_stats", `{}`).replace(`"arguments":{}`, `"arguments":{},"_meta":{"x":${"[".repeat(20_000)}${"]".repeat(20_000)}}`));
+    expect(deep).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the body nests too deeply to be read" } });
+    // the one preflight answered
+    expect(await walletRemaining(db, a.accountId)).toBe(100 - CREDIT_COSTS.preflight);
+  });
+
   it("catalog_preflight returns the same data as POST /v1/preflight and spends the same credits", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const b = await keyedAccount(db, { credits: 100 });
@@ -134,19 +165,33 @@ describe("/mcp", () => {
     // OPTIONS says what is answered (Next's own would list the 405 handlers too)
     const options = await mcpOptions();
     expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
-    // the SDK client asks for the stream once after initialize, takes the 405 as "no stream" and goes on
+    // the SDK client asks for the stream once after initialize, takes the 405 as "no stream" and goes on. Its
+    // reconnection delay is cut to 1 ms (the default is 1 s, growing): a client that took the answer as a stream to
+    // reopen would ask again and again within the 50 ms waited after the 405, where the default needed seconds
     let gets = 0;
+    let answeredGet!: () => void;
+    const got = new Promise<void>((r) => (answeredGet = r));
     const fetchImpl = async (input: string | URL | Request, init?: RequestInit) => {
       const req = new Request(input instanceof Request ? input.url : input, init);
-      if (req.method === "GET") gets++;
-      return req.method === "GET" ? mcpGet(req) : req.method === "DELETE" ? mcpDelete(req) : mcpPost(req);
+      if (req.method !== "GET") return req.method === "DELETE" ? mcpDelete(req) : mcpPost(req);
+      gets++;
+      const res = await mcpGet(req);
+      answeredGet();
+      return res;
     };
     const c = new Client({ name: "polling-check", version: "1" });
-    await c.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchImpl as typeof fetch }));
+    const errors: unknown[] = [];
+    const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+      fetch: fetchImpl as typeof fetch,
+      reconnectionOptions: { initialReconnectionDelay: 1, maxReconnectionDelay: 1, reconnectionDelayGrowFactor: 1, maxRetries: 1000 },
+    });
+    await c.connect(transport);
     keep(c);
-    await new Promise((r) => setTimeout(r, 2500));
+    c.onerror = (err) => errors.push(err);
+    await got;
+    await new Promise((r) => setTimeout(r, 50));
     expect((await c.listTools()).tools.length).toBe(TOOL_NAMES.length);
-    expect(gets).toBeLessThanOrEqual(1);
+    expect([gets, errors]).toEqual([1, []]);
   });
 
   it("catalog_credits needs a key and then matches GET /v1/credits", async () => {

@@ -101,6 +101,15 @@ describe("the server page shows what the card does not know as unknown", () => {
     expect(await pageText(S.hosted)).toContain("First party: not established.");
   });
 
+  it("a remote down without an HTTP status says it gave no HTTP answer, not a bare \"down\"", async () => {
+    expect((await card(S.hosted)).remotes).toEqual([
+      { type: "streamable-http", url: "https://other.example/mcp", live: false, http_status: null, observed_at: OBSERVED.toISOString() },
+    ]);
+    expect(await pageText(S.hosted)).toContain(
+      `https://other.example/mcp streamable-http: down, no HTTP answer (connection refused, name not resolved or TLS failure) observed ${utc(OBSERVED.toISOString())}`,
+    );
+  });
+
   it("a delisted server says when it left the registry", async () => {
     const c = await card(S.delisted);
     expect(c.registry_status).toBe("delisted");

@@ -13,8 +13,9 @@ const POLICY: Record<string, string> = { "builtin:baseline": "baseline@1", "buil
 
 /** GET /og/<name>.png: the server page's Open Graph image (1200×630), from the same view as the page. */
 export async function GET(req: Request, _ctx: { params: Promise<{ name: string[] }> }): Promise<Response> {
-  // from the raw path, decoded once: Next.js hands route handlers their params already decoded
-  const name = nameFromRequestPath(req.url, "/og/", "").replace(/\.png$/, "");
+  // from the raw path, decoded once: Next.js hands route handlers their params already decoded. Only the
+  // documented path (the one og:image names) is the image: without ".png" the name is "", not in the catalog
+  const name = nameFromRequestPath(req.url, "/og/", ".png");
   const view = await getServerPage(await getDb(), name);
   if (!view) return new Response("not in catalog\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=300" } });
   const { card, decisions } = view;

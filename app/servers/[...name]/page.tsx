@@ -9,6 +9,7 @@ import { CHECKED_PACKAGE_ECOSYSTEMS } from "@/lib/engine/facts";
 import type { HealthCard } from "@/lib/schemas/health-card";
 import { evidenceTimeRows } from "@/lib/cards/evidence-time-rows";
 import { verifiedWords } from "@/lib/cards/verified-words";
+import { remoteLivenessWords } from "@/lib/cards/remote-liveness-words";
 import { CopyButton } from "@/app/_components/copy-button";
 import { Time } from "@/app/_components/time";
 import { compactJson, externalHref, serverPagePath } from "@/app/_components/format";
@@ -506,8 +507,7 @@ function Artifacts({ card }: { card: HealthCard }) {
           {card.remotes.map((r) => (
             <li key={r.url} className="wrap">
               <code>{r.url}</code> <span className="muted small">{r.type}</span>:{" "}
-              {r.live === null ? "liveness not observed" : r.live ? "answered" : "down"}
-              {r.http_status !== null ? ` (HTTP ${r.http_status})` : ""}
+              {remoteLivenessWords(r)}
               {r.observed_at ? (
                 <>
                   {" "}
