@@ -392,11 +392,17 @@ describe("/mcp", () => {
   it("counts a key's watch-list calls in its burst window like REST and answers rate_limited past 60 a minute", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const c = await client({ key: a.key });
-    for (let i = 0; i < 60; i++) expect((await call(c, "catalog_watch_list")).isError, `call ${i + 1}`).toBeFalsy();
-    const over = await call(c, "catalog_watch_list");
-    expect(over.structuredContent).toMatchObject({ ok: false, error: "rate_limited", retry_after: expect.any(Number) });
-    // the same window as the key's REST calls
-    expect((await creditsGet(request("/v1/credits", { key: a.key }))).status).toBe(429);
+    // the burst window is the clock's minute: the clock held at this minute's start, so 61 calls never straddle two
+    vi.useFakeTimers({ toFake: ["Date"], now: Math.floor(Date.now() / 60_000) * 60_000 + 1000 });
+    try {
+      for (let i = 0; i < 60; i++) expect((await call(c, "catalog_watch_list")).isError, `call ${i + 1}`).toBeFalsy();
+      const over = await call(c, "catalog_watch_list");
+      expect(over.structuredContent).toMatchObject({ ok: false, error: "rate_limited", retry_after: expect.any(Number) });
+      // the same window as the key's REST calls
+      expect((await creditsGet(request("/v1/credits", { key: a.key }))).status).toBe(429);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   // JSON-RPC: -32602 Invalid params for params that do not fit the method. The SDK's -32603 Internal error with a raw

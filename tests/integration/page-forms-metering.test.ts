@@ -59,6 +59,7 @@ describe("the home page's search", () => {
         description: r.description,
         health: r.health,
         verified: r.verified,
+        verified_status: r.verified_status,
         trust_score: r.trust_score,
         match: r.match,
       })),

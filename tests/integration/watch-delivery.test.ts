@@ -270,14 +270,14 @@ describe("webhook delivery", () => {
     const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
     await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
     // each send waits out its whole timeout, the body never ending
-    expect(await deliver({ timeoutMs: 500 })).toMatchObject({ attempts: 1, delivered: 1, retrying: 0 });
+    expect(await deliver({ timeoutMs: 1000 })).toMatchObject({ attempts: 1, delivered: 1, retrying: 0 });
     const [d] = await deliveriesOf(w.watch.id);
     expect(d).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200, lastError: null });
     expect((await attemptsOf(d.id))[0]).toMatchObject({ ok: true, statusCode: 200, response: "accepted" });
 
     status = 500;
     await recordTestChanges(db, SERVER, [{ kind: "remote_up" }]);
-    expect(await deliver({ timeoutMs: 500 })).toMatchObject({ attempts: 1, delivered: 0, retrying: 1 });
+    expect(await deliver({ timeoutMs: 1000 })).toMatchObject({ attempts: 1, delivered: 0, retrying: 1 });
     const second = (await deliveriesOf(w.watch.id))[1];
     expect(second).toMatchObject({ status: "pending", lastStatusCode: 500, lastError: "HTTP 500" });
     expect(receiver.requests).toHaveLength(2);
