@@ -119,9 +119,11 @@ export async function probeRemote(url: string, type: string, opts: ProbeOptions 
       throw err;
     }
     res = withCappedBody(res, budget);
-    // a streamable-HTTP server without a server-to-client stream answers the optional GET with 405, as the
-    // transport spec allows: that says nothing about whether it is up
-    if (!(type !== "sse" && (init?.method ?? "GET") === "GET" && res.status === 405)) lastStatus = res.status;
+    // A streamable-HTTP server's GET is its optional server-to-client stream, opened after initialize was answered:
+    // its status is not the endpoint's answer to the probe. A server without a stream answers it 405, as the
+    // transport spec allows; one that wants credentials for the stream alone answers 401, and taken as the answer
+    // of a tools/list that then got no HTTP answer at all, that made "up, auth required" of no answer.
+    if (!(type !== "sse" && (init?.method ?? "GET") === "GET")) lastStatus = res.status;
     return res;
   };
   let target: URL;

@@ -9,7 +9,7 @@ import { z } from "zod";
  * A real MCP server (the SDK's own) over stateless streamable HTTP on a loopback
  * port, for liveness probes in tests. `tools` can be changed between probes;
  * `getStatus` answers the optional GET stream with that status (405: no stream);
- * `stall` names a JSON-RPC method it never answers; `onRequest` runs (awaited) before each request is answered;
+ * `stall` names a JSON-RPC method it never answers; `reset` one whose connection it drops unanswered; `onRequest` runs (awaited) before each request is answered;
  * `name` is the serverInfo name its initialize answer gives; `pageSize` answers tools/list that many tools a
  * page (the cursor is the next index), and `loopCursor` makes every page name the same next cursor;
  * `outputSchema` is given as every tool's output schema, as written.
@@ -20,6 +20,7 @@ export async function startMcpTestServer(opts: { tools?: string[]; status?: numb
     status: number;
     getStatus?: number;
     stall?: string;
+    reset?: string;
     onRequest?: () => unknown;
     name: string;
     pageSize?: number;
@@ -67,6 +68,7 @@ export async function startMcpTestServer(opts: { tools?: string[]; status?: numb
     req.on("end", () => {
       const message = body ? JSON.parse(body) : undefined;
       if (state.stall && message?.method === state.stall) return; // no answer, ever
+      if (state.reset && message?.method === state.reset) return void req.socket.destroy(); // no HTTP answer at all
       void transport.handleRequest(req, res, message);
     });
   });

@@ -101,6 +101,21 @@ describe("probeRemote", () => {
     }
   });
 
+  // The optional GET stream's status is not the endpoint's answer: initialize was answered without credentials,
+  // so a 401 there made "up, auth required" of a probe whose tools/list then got no HTTP answer at all
+  it("does not take the optional GET stream's 401 for the answer of a tools/list that got none", async () => {
+    mcp.state.getStatus = 401;
+    mcp.state.reset = "tools/list";
+    try {
+      const r = await probeRemote(mcp.url, "streamable-http", { timeoutMs: 3000 });
+      expect(r).not.toMatchObject({ authRequired: true });
+      expect(r).not.toMatchObject({ httpStatus: 401 });
+    } finally {
+      mcp.state.reset = undefined;
+      mcp.state.getStatus = 405;
+    }
+  });
+
   it("calls a throttled endpoint (429) unreachable: an answer, but no verdict", async () => {
     mcp.state.status = 429;
     try {
