@@ -109,7 +109,15 @@ describe("journeys through refusals", () => {
         const button = page.getByRole("button", { name: "Audit", exact: true });
         if (js) {
           await expect.poll(() => button.isDisabled()).toBe(true);
-          lines.push((await page.locator(`#${await button.getAttribute("aria-describedby")}`).textContent())!.trim());
+          // the element the button names as its description, the attribute read again on each poll: once, in CI,
+          // the id read right after the button turned disabled named no element for the 30 s that followed
+          const described = () =>
+            button.evaluate((b) => {
+              const id = b.getAttribute("aria-describedby");
+              return id ? (document.getElementById(id)?.textContent?.trim() ?? null) : null;
+            });
+          await expect.poll(described).not.toBeNull();
+          lines.push((await described())!);
         } else {
           await button.click();
           await page.getByTestId("audit-error").waitFor();
