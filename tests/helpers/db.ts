@@ -2,6 +2,7 @@ import { isMainThread } from "node:worker_threads";
 import pg from "pg";
 import { vi } from "vitest";
 import { sql } from "drizzle-orm";
+import { sqlRows } from "@/lib/reports/sql-rows";
 import { closeDb, getDb, type Db } from "@/lib/db/client";
 import { clearDbMemos } from "@/lib/cache/db-memo";
 
@@ -46,12 +47,12 @@ export async function configureTestDatabase(): Promise<void> {
 export async function resetDb(): Promise<Db> {
   const db = await getDb();
   clearDbMemos(db);
-  const tables = (await rowsOf<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`)).map((r) => r.tablename);
+  const tables = (await sqlRows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`)).map((r) => r.tablename);
   if (!tables.length) return db;
   const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
   const [holding, references, sequences] = await Promise.all([
-    rowsOf<{ t: string }>(db, sql.raw(tables.map((t) => `select '${t.replaceAll("'", "''")}' as t where exists (select 1 from ${quote(t)})`).join(" union all "))),
-    rowsOf<{ child: string; parent: string }>(
+    sqlRows<{ t: string }>(db, sql.raw(tables.map((t) => `select '${t.replaceAll("'", "''")}' as t where exists (select 1 from ${quote(t)})`).join(" union all "))),
+    sqlRows<{ child: string; parent: string }>(
       db,
       sql`select c.relname as child, p.relname as parent from pg_constraint k
             join pg_class c on c.oid = k.conrelid join pg_namespace cn on cn.oid = c.relnamespace
@@ -59,7 +60,7 @@ export async function resetDb(): Promise<Db> {
           where k.contype = 'f' and cn.nspname = 'public' and pn.nspname = 'public' and c.oid <> p.oid`,
     ),
     // the sequences restart identity restarts (those owned by a column of a public table), once used
-    rowsOf<{ seq: string }>(
+    sqlRows<{ seq: string }>(
       db,
       sql`select format('%I.%I', s.schemaname, s.sequencename) as seq from pg_sequences s
             join pg_namespace sn on sn.nspname = s.schemaname join pg_class sc on sc.relname = s.sequencename and sc.relnamespace = sn.oid
@@ -76,11 +77,6 @@ export async function resetDb(): Promise<Db> {
     for (const s of statements) await tx.execute(sql.raw(s));
   });
   return db;
-}
-
-async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  const res = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
-  return Array.isArray(res) ? res : (res.rows ?? []);
 }
 
 /**

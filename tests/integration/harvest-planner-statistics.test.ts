@@ -2,14 +2,12 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { runHarvest } from "@/lib/harvest/run-harvest";
+import { sqlRows } from "@/lib/reports/sql-rows";
 import type { FakeUpstreams } from "@/scripts/fake-upstreams/server";
 import { resetDb } from "../helpers/db";
 import { startWorld, TEST_HTTP } from "../helpers/harvest-world";
 
-async function rows<T>(db: Db, statement: string): Promise<T[]> {
-  const res = (await db.execute(sql.raw(statement))) as unknown as { rows?: T[] };
-  return res.rows ?? (res as unknown as T[]);
-}
+const rows = <T>(db: Db, statement: string) => sqlRows<T>(db, sql.raw(statement));
 
 /** The planner's row estimate of a statement (EXPLAIN's top node), on PGlite and Postgres alike. */
 async function estimatedRows(db: Db, statement: string): Promise<number> {
