@@ -713,6 +713,54 @@ describe("the documented receiver (docs/webhooks.md)", () => {
   });
 });
 
+async function postTo(port: number, ca: string, headers: Record<string, string>, body: Buffer): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const req = https.request({ host: "127.0.0.1", port, method: "POST", path: "/", ca, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the documented receiver against a replay", () => {
+  it("handles a captured delivery once when it is sent again under another X-Catalog-Delivery (that header is not signed)", async () => {
+    const doc = fs.readFileSync(path.join(process.cwd(), "docs/webhooks.md"), "utf8");
+    const block = /```js\n(\/\/ receiver\.mjs[\s\S]*?)```/.exec(doc);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "receiver-replay-"));
+    const file = path.join(dir, "receiver.mjs");
+    fs.writeFileSync(file, block![1]);
+    const mod = await import(/* @vite-ignore */ pathToFileURL(file).href);
+
+    // a genuine delivery, as an eavesdropper or a logging proxy on the way would have kept it
+    const a = await keyedAccount(db, { credits: 100 });
+    const w = await createWatch({ server_name: SERVER, webhook_url: receiver.url }, a.key);
+    await recordTestChanges(db, SERVER, [{ kind: "remote_down" }]);
+    expect(await deliver()).toMatchObject({ delivered: 1 });
+    const [captured] = receiver.requests;
+    const signature = header(captured.headers["x-catalog-signature"]);
+    const eventId = header(captured.headers["x-catalog-delivery"]);
+
+    const tlsPems = await testTls();
+    const events: { id: string }[] = [];
+    const docServer = https.createServer({ key: tlsPems.key, cert: tlsPems.cert }, mod.catalogWebhookHandler(w.secret!, (e: { id: string }) => events.push(e)));
+    await new Promise<void>((resolve) => docServer.listen(0, "127.0.0.1", resolve));
+    const port = (docServer.address() as { port: number }).port;
+    try {
+      const sent = { "content-type": "application/json", "x-catalog-signature": signature };
+      expect(await postTo(port, tlsPems.cert, { ...sent, "x-catalog-delivery": eventId }, captured.body)).toBe(204);
+      // the same signed body again, under a delivery id of the replayer's choosing, and under none
+      expect(await postTo(port, tlsPems.cert, { ...sent, "x-catalog-delivery": "evt_replayed0000000000" }, captured.body)).toBe(204);
+      expect(await postTo(port, tlsPems.cert, sent, captured.body)).toBe(204);
+      expect(events.map((e) => e.id)).toEqual([eventId]);
+    } finally {
+      docServer.closeAllConnections();
+      await new Promise((resolve) => docServer.close(resolve));
+    }
+  });
+});
+
 describe("e-mail notices", () => {
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
   beforeAll(async () => {
