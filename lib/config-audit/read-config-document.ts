@@ -1,6 +1,6 @@
-import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { createScanner, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { parseDocument } from "yaml";
+import { isAlias, Lexer, parseDocument, visit, type Document } from "yaml";
 import { ConfigParseError, lineColumnAt } from "./config-parse-error";
 import type { ConfigFormat } from "./types";
 
@@ -158,6 +158,7 @@ function readJson(text: string): { format: "json" | "jsonc"; value: unknown } {
   } catch {
     // not strict JSON: try JSON with comments and trailing commas, which reports where it fails
   }
+  checkJsoncNesting(text);
   const errors: ParseError[] = [];
   let value: unknown;
   try {
@@ -196,6 +197,23 @@ function nodeValue(node: Node): unknown {
       return (node.children ?? []).map(nodeValue);
     default:
       return node.value;
+  }
+}
+
+/**
+ * checkNesting reads every `"` as a string's start, so one inside a comment (`/* " *\/ [[[…`) hid the rest of its line
+ * and jsonc-parser recursed once per bracket behind it until its stack overflowed. Its own scanner knows comments.
+ */
+function checkJsoncNesting(text: string): void {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  // SyntaxKind is a const enum (not importable here): a bracket is the one-character token that is one; EOF is empty
+  for (scanner.scan(); scanner.getTokenLength() > 0; scanner.scan()) {
+    if (scanner.getTokenLength() !== 1) continue;
+    const c = text[scanner.getTokenOffset()];
+    if (c === "{" || c === "[") {
+      if (++depth > MAX_NESTING) throw new ConfigParseError(`brackets are nested more than ${MAX_NESTING} levels deep`, ...at(text, scanner.getTokenOffset()));
+    } else if ((c === "}" || c === "]") && depth > 0) depth--;
   }
 }
 
@@ -248,8 +266,48 @@ function checkYamlNesting(text: string): void {
   }
 }
 
+/**
+ * YAML's flow collections (`[…]`, `{…}`) nested past MAX_NESTING. checkNesting reads every `"` as a string's start, so
+ * one in a single-quoted string (`['"', [[[…`) or a double-quoted string spanning lines hid brackets from it, and the yaml
+ * library recursed once per bracket until its stack overflowed, seconds of CPU per body. The library's own lexer knows
+ * YAML's quoting; it does not recurse, and the scan stops at the first bracket too deep.
+ */
+function checkYamlFlowNesting(text: string): void {
+  let depth = 0;
+  let offset = 0;
+  let scalar = false; // the token after the scalar marker is a scalar's text (a block scalar may be a lone `[`)
+  for (const token of new Lexer().lex(text)) {
+    const start = offset;
+    offset += token.length;
+    if (scalar) scalar = false;
+    else if (token === "\u001f") scalar = true;
+    else if (token === "[" || token === "{") {
+      if (++depth > MAX_NESTING) throw new ConfigParseError(`the YAML is nested more than ${MAX_NESTING} levels deep`, ...at(text, start));
+    } else if ((token === "]" || token === "}") && depth > 0) depth--;
+  }
+}
+
+/**
+ * An alias whose anchor is not set makes toJS() throw a message naming the alias: the text after `*`, which may be
+ * a value written unquoted (`TOKEN: *Passw0rd`). Reported at the alias, without its name.
+ */
+function checkAliases(doc: Document, text: string): void {
+  // one pass in document order, as the library resolves an alias to the last anchor of its name before it
+  const anchors = new Set<string>();
+  visit(doc, {
+    Node(_, node) {
+      if (isAlias(node)) {
+        if (!anchors.has(node.source)) {
+          throw new ConfigParseError("not valid YAML: an alias (`*name`) whose anchor (`&name`) is not set before it", ...at(text, node.range?.[0] ?? 0));
+        }
+      } else if (node.anchor) anchors.add(node.anchor);
+    },
+  });
+}
+
 function readYaml(text: string): Record<string, unknown> {
   checkYamlNesting(text);
+  checkYamlFlowNesting(text);
   let doc;
   try {
     doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
@@ -263,6 +321,7 @@ function readYaml(text: string): Record<string, unknown> {
     const [line, column] = pos ? [pos.line, pos.col] : at(text, e.pos[0]);
     throw new ConfigParseError(`not valid YAML: ${e.message.split("\n")[0]}`, line, column);
   }
+  checkAliases(doc, text);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });

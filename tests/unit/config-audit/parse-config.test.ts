@@ -134,6 +134,35 @@ describe("parseConfig: syntax", () => {
     expect(parseError(`a = ${"[".repeat(500)}${"]".repeat(500)}`).message).toMatch(/nested/);
   });
 
+  it(`refuses brackets nested deeper than ${MAX_NESTING} levels behind a quote or comment the plain scan misreads`, () => {
+    // a `"` inside a YAML single-quoted string or a JSONC block comment hid the rest of the line from the scan:
+    // the yaml library then recursed until its stack overflowed (seconds of CPU per request), jsonc-parser likewise
+    const deep = "[".repeat(20_000) + "]".repeat(20_000);
+    for (const [text, filename] of [
+      [`a: ['"', ${deep}]\nmcpServers: {}\n`, "config.yaml"],
+      [`a: ['"', ${deep}]\nmcpServers: {}\n`, undefined],
+      [`a: "x\n  y" ${"{b: ".repeat(20_000)}`, "config.yaml"],
+      [`{"a": /* " */ ${deep}, "mcpServers": {}}`, "mcp.json"],
+      [`{"a": /* " */ ${deep}, "mcpServers": {}}`, undefined],
+    ] as const) {
+      const err = parseError(text, filename);
+      expect(err.message, `${filename} ${text.slice(0, 20)}`).toMatch(/nested more than 64 levels deep/);
+      expect(err.line).toBeLessThanOrEqual(2);
+    }
+    // quoted brackets are not nesting, and 60 real levels are read
+    const fine = `a: ['"', "[[[[", '{{{{', ${"[".repeat(60)}${"]".repeat(60)}]\nmcpServers:\n  - name: x\n    command: npx\n    args: ["-y", "pkg"]\n`;
+    expect(parseConfig(fine, "config.yaml").entries).toHaveLength(1);
+    const fineJsonc = `{"a": /* " */ ${"[".repeat(60)}${"]".repeat(60)}, "mcpServers": {"x": {"command": "npx", "args": ["-y", "pkg"]}}}`;
+    expect(parseConfig(fineJsonc).entries).toHaveLength(1);
+  });
+
+  it("never echoes the name of an unresolved YAML alias, a value written unquoted after `*` (`TOKEN: *Passw0rd`)", () => {
+    const err = parseError("mcpServers:\n  a:\n    command: npx\n    env:\n      TOKEN: *Passw0rd\n", "config.yaml");
+    expect(err.message).toMatch(/alias/);
+    expect(err.message).not.toContain("Passw0rd");
+    expect([err.line, err.column]).toEqual([5, 14]);
+  });
+
   it(`refuses YAML block nesting (indentation, compact \`- - -\`) deeper than ${MAX_NESTING} levels before parsing`, () => {
     // no bracket in either: the yaml library recursed once per level, overflowed its stack at about 1,000
     // levels and, a few such bodies later, V8 aborted the process
