@@ -35,6 +35,8 @@ export interface QuotaState {
   allowance?: WindowState & { name: string };
   /** Keyed callers: the wallet's remaining credits. */
   creditsRemaining?: number;
+  /** The window a 429 refused the call in: the one its headers describe, whichever else is as empty. */
+  refusedBy?: string;
 }
 
 /** A keyless allowance anonymous subjects are counted in: the 10 daily lookups, or another (config audits, one per IP a UTC day). */

@@ -34,6 +34,7 @@ export function burstWindow(caller: Caller, count: number, now: Date): WindowSta
 /** The 429 of a full burst window; it carries the quota headers, since the caller is known by now. */
 export function burstExceeded(caller: Caller, state: QuotaState, now: Date): ApiError {
   const { limit, resetAt } = burstWindow(caller, 0, now);
+  state.refusedBy = "burst";
   return new ApiError(
     "rate_limited",
     `burst limit reached: ${limit} requests per ${BURST_WINDOW_SECONDS} seconds ${caller.keyId ? "per key" : "per client IP without a key"}`,

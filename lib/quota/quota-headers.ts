@@ -8,7 +8,8 @@ import { secondsUntil } from "./utc";
  *   x-ratelimit-limit/-remaining/-reset   the window closest to running out: keyed
  *                              callers' per-minute burst window; anonymous callers'
  *                              daily lookups (or the allowance the route charges, such as
- *                              "audits") unless the burst window has fewer left.
+ *                              "audits") unless the burst window has fewer left; on a 429,
+ *                              the window that refused it.
  *                              -reset is epoch seconds; x-ratelimit-resource names it.
  *   x-credits-remaining        keyed callers' wallet
  *   RateLimit-Policy           every window: "burst";q=60;w=60[, "daily";q=10;w=86400]
@@ -21,8 +22,10 @@ export function quotaHeaders(caller: Caller, state: QuotaState, now: Date = new 
   if (state.daily) windows.push(["daily", state.daily]);
   if (state.allowance) windows.push([state.allowance.name, state.allowance]);
   if (windows.length) {
-    // the daily allowances win ties: they are what a person plans around
-    const [name, w] = windows.reduce((a, b) => (b[1].remaining <= a[1].remaining ? b : a));
+    // a 429 describes the window that refused it (Retry-After's); otherwise the daily allowances win ties: they
+    // are what a person plans around
+    const [name, w] =
+      windows.find(([n]) => n === state.refusedBy) ?? windows.reduce((a, b) => (b[1].remaining <= a[1].remaining ? b : a));
     h["x-ratelimit-limit"] = String(w.limit);
     h["x-ratelimit-remaining"] = String(w.remaining);
     h["x-ratelimit-reset"] = String(Math.ceil(w.resetAt.getTime() / 1000));

@@ -273,6 +273,21 @@ describe("anonymous daily allowance: 10 unique lookups per UTC day per IP", () =
     expect((await get("/v1/lookup?name=io.github.a/s10")).status).toBe(200);
   });
 
+  it("names the burst window in the headers of a burst 429 when the day's lookups are used up too", async () => {
+    // both windows at 0: the headers describe the one that refused, or a client waiting on x-ratelimit-reset would
+    // sit out the day for a repeat that goes through in 55 s
+    for (let i = 0; i < 10; i++) expect((await get(`/v1/lookup?name=io.github.a/s${i}`)).status).toBe(200);
+    for (let i = 10; i < 30; i++) expect((await get("/v1/lookup?name=io.github.a/s3")).status).toBe(200);
+    const res = await get("/v1/lookup?name=io.github.a/s3");
+    expect(res.status).toBe(429);
+    expect(await res.json()).toMatchObject({ retry_after: 55, reset_at: "2026-03-10T12:01:00.000Z" });
+    expect(res.headers.get("x-ratelimit-resource")).toBe("burst");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("30");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(res.headers.get("x-ratelimit-reset")).toBe(String(Date.parse("2026-03-10T12:01:00.000Z") / 1000));
+    expect(res.headers.get("ratelimit")).toBe(`"burst";r=0;t=55, "daily";r=0;t=${12 * 3600 - 5}`);
+  });
+
   it("counts an IPv6 client by its /64, which it can pick any address of, and an IPv4-mapped one as its IPv4", async () => {
     for (let i = 0; i < 10; i++) expect((await get(`/v1/lookup?name=io.github.a/v${i}`, { ip: `2001:db8:1:2::${(i + 1).toString(16)}` })).status).toBe(200);
     // another address of the same /64, however it is written
