@@ -7,7 +7,7 @@ import { pinnedVersionSql } from "@/lib/facts/listed-version-exists";
 import { osvGetVuln, osvQueryBatch, type OsvRecord } from "@/lib/sources/osv";
 import { RateLimitedError, StoppedError } from "@/lib/sources/http";
 import { jsonParam, query, ts } from "./db-helpers";
-import { httpFor, noteError, stopping, type HarvestContext, type SourceSpec } from "./harvest-context";
+import { httpFor, noteError, SKIPPED, stopping, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
 import { pool } from "./run-source";
 import { detectStateChanges } from "./state-changes";
@@ -96,10 +96,13 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
    */
   async fetch(ctx, items) {
     const http = httpFor(ctx, "vuln");
-    const hits = await osvQueryBatch(
+    const answers = await osvQueryBatch(
       items.map((i) => ({ ecosystem: i.ecosystem, name: i.identifier, version: i.version })),
       http,
     );
+    // a look-up whose page-token follow-up failed has no whole answer; the others of its batch do
+    for (const a of answers) if ("error" in a && a.error instanceof RateLimitedError) ctx.rateLimits.vuln ??= a.error;
+    const hits = answers.map((a) => ("hits" in a ? a.hits : []));
     const ids = [...new Set(hits.flat().map((h) => h.id))];
     const cached = new Map<string, typeof osvAdvisories.$inferSelect>();
     for (let i = 0; i < ids.length; i += 1000) {
@@ -156,14 +159,21 @@ export const vulnSource: SourceSpec<VulnItem, VulnResult> = {
       const list = records.has(id) ? records.get(id)!.aliases : cached.get(id)?.aliases;
       return Array.isArray(list) ? list.filter((a): a is string => typeof a === "string") : [];
     };
-    const all = [...records.values()];
-    return items.map((_, i) => ({
-      kind: "ok" as const,
-      // withdrawn records first: a flaw one database withdrew (say, as a duplicate) still counts by its other ids
-      advisories: distinctAdvisories(hits[i].map((h) => h.id).filter((id) => !withdrawn(id)), aliasesOf).map(describe),
-      // every result carries the whole set of fresh records; write() stores them once
-      records: i === 0 ? all : [],
-    }));
+    // the first answered look-up carries the whole set of fresh records; write() stores them once
+    const carrier = answers.findIndex((a) => "hits" in a);
+    return answers.map((a, i): VulnResult | Skipped =>
+      "error" in a
+        ? // a follow-up the run's stop or deadline kept back: the item goes back untouched
+          a.error instanceof StoppedError
+          ? SKIPPED
+          : { kind: "error", error: a.error.message }
+        : {
+            kind: "ok",
+            // withdrawn records first: a flaw one database withdrew (say, as a duplicate) still counts by its other ids
+            advisories: distinctAdvisories(a.hits.map((h) => h.id).filter((id) => !withdrawn(id)), aliasesOf).map(describe),
+            records: i === carrier ? [...records.values()] : [],
+          },
+    );
   },
 
   async write(ctx, tx: Tx, items, results, at) {

@@ -25,38 +25,57 @@ const osvPackage = (q: OsvQuery) => ({
 
 type Obj = Record<string, any>;
 
+/** One query's answer: every id OSV lists for it, or why its answer is incomplete. */
+export type OsvBatchResult = { hits: OsvHit[] } | { error: UpstreamError };
+
 /**
  * POST /v1/querybatch with at most 1,000 queries; results come back in query
  * order, `{}` for no match. Queries whose result carries next_page_token are
- * re-sent alone with their token until exhausted.
+ * re-sent alone with their token until exhausted. The first request failing
+ * throws (no query was answered); a follow-up failing fails only the queries
+ * it carried: the others were answered whole by then.
  */
-export async function osvQueryBatch(queries: OsvQuery[], http: FetchJsonOptions = {}): Promise<OsvHit[][]> {
+export async function osvQueryBatch(queries: OsvQuery[], http: FetchJsonOptions = {}): Promise<OsvBatchResult[]> {
   if (queries.length > OSV_BATCH) throw new Error(`querybatch takes at most ${OSV_BATCH} queries`);
   // OSV answers a query without a version with every advisory of the package, whatever version is listed
   const versionless = queries.find((q) => !q.version.trim());
   if (versionless) throw new Error(`querybatch: no version to look ${versionless.name} up at`);
-  const out: OsvHit[][] = queries.map(() => []);
+  const out: OsvBatchResult[] = queries.map(() => ({ hits: [] }));
   let pending: { index: number; token?: string }[] = queries.map((_, index) => ({ index }));
   for (let round = 0; pending.length && round < 20; round++) {
-    const body = { queries: pending.map((p) => ({ package: osvPackage(queries[p.index]), version: queries[p.index].version, ...(p.token ? { page_token: p.token } : {}) })) };
-    const url = `${osvApiUrl()}/v1/querybatch`;
-    const res = await upstreamRequest(url, { ...http, method: "POST", body: JSON.stringify(body), json: true });
-    if (res.status !== 200) throw new UpstreamError(`${url}: HTTP ${res.status} ${res.text.slice(0, 200)}`, res.status);
-    const results = (res.body as Obj)?.results;
-    if (!Array.isArray(results) || results.length !== pending.length) throw new UpstreamError(`${url}: ${pending.length} queries, ${Array.isArray(results) ? results.length : "no"} results`, 200);
-    const unreadable = results.findIndex((r) => !readableResult(r));
-    // a result we cannot read is no answer: skipped, it would say "no advisories" for a version OSV may list some for
-    if (unreadable >= 0) throw new UpstreamError(`${url}: result ${unreadable + 1} is not a list of vulnerability ids: ${JSON.stringify(results[unreadable])?.slice(0, 200)}`, 200);
-    const next: typeof pending = [];
-    results.forEach((r: Obj, i: number) => {
-      const { index } = pending[i];
-      for (const v of r.vulns ?? []) out[index].push({ id: v.id, modified: v.modified ?? null });
-      if (r.next_page_token) next.push({ index, token: r.next_page_token });
-    });
-    pending = next;
+    try {
+      pending = await queryRound(queries, pending, out, http);
+    } catch (err) {
+      // the first round answered nothing; a later one leaves the queries already read whole answered (a 1,000-query
+      // batch lost every look-up to one page-token request that failed)
+      if (round === 0 || !(err instanceof UpstreamError)) throw err;
+      for (const p of pending) out[p.index] = { error: err };
+      return out;
+    }
   }
-  if (pending.length) throw new UpstreamError("OSV querybatch: page tokens did not end", 200);
+  for (const p of pending) out[p.index] = { error: new UpstreamError("OSV querybatch: page tokens did not end", 200) };
   return out;
+}
+
+/** One querybatch request for the pending queries: their hits added to `out`; the queries still holding a page token. */
+async function queryRound(queries: OsvQuery[], pending: { index: number; token?: string }[], out: OsvBatchResult[], http: FetchJsonOptions) {
+  const body = { queries: pending.map((p) => ({ package: osvPackage(queries[p.index]), version: queries[p.index].version, ...(p.token ? { page_token: p.token } : {}) })) };
+  const url = `${osvApiUrl()}/v1/querybatch`;
+  const res = await upstreamRequest(url, { ...http, method: "POST", body: JSON.stringify(body), json: true });
+  if (res.status !== 200) throw new UpstreamError(`${url}: HTTP ${res.status} ${res.text.slice(0, 200)}`, res.status);
+  const results = (res.body as Obj)?.results;
+  if (!Array.isArray(results) || results.length !== pending.length) throw new UpstreamError(`${url}: ${pending.length} queries, ${Array.isArray(results) ? results.length : "no"} results`, 200);
+  const unreadable = results.findIndex((r) => !readableResult(r));
+  // a result we cannot read is no answer: skipped, it would say "no advisories" for a version OSV may list some for
+  if (unreadable >= 0) throw new UpstreamError(`${url}: result ${unreadable + 1} is not a list of vulnerability ids: ${JSON.stringify(results[unreadable])?.slice(0, 200)}`, 200);
+  const next: typeof pending = [];
+  results.forEach((r: Obj, i: number) => {
+    const { index } = pending[i];
+    const hits = (out[index] as { hits: OsvHit[] }).hits;
+    for (const v of r.vulns ?? []) hits.push({ id: v.id, modified: v.modified ?? null });
+    if (r.next_page_token) next.push({ index, token: r.next_page_token });
+  });
+  return next;
 }
 
 /**

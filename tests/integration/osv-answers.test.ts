@@ -27,7 +27,7 @@ describe("osvQueryBatch", () => {
 
   it("reads ids per query, and {} as no advisories", async () => {
     second = {};
-    expect(await osvQueryBatch([query("a"), query("b")], { retries: 0 })).toEqual([[{ id: "GHSA-good", modified: "2026-01-01T00:00:00Z" }], []]);
+    expect(await osvQueryBatch([query("a"), query("b")], { retries: 0 })).toEqual([{ hits: [{ id: "GHSA-good", modified: "2026-01-01T00:00:00Z" }] }, { hits: [] }]);
   });
 
   it.each([
