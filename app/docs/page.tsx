@@ -4,6 +4,8 @@ import { openApiDocument } from "@/lib/openapi/build-openapi-document";
 import { listMcpTools } from "@/lib/mcp/list-tools";
 import { SchemaView, typeLabel } from "./schema-view";
 import { ToolOutput } from "./tool-output";
+import { BADGE_STYLES } from "@/lib/services/render-badge";
+import { BADGE_CACHE_SECONDS, BADGE_NOT_FOUND_CACHE_SECONDS } from "@/lib/config";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "API documentation", description: "The REST API (OpenAPI 3.1) and the MCP tools of mcp-preflight." };
@@ -41,6 +43,9 @@ export default async function DocsPage() {
           ))}
           <li>
             <a href="#mcp">MCP tools</a>
+          </li>
+          <li>
+            <a href="#badge">Badge</a>
           </li>
           <li>
             <a href="#schemas">Schemas</a>
@@ -157,6 +162,35 @@ export default async function DocsPage() {
             <ToolOutput schema={t.outputSchema as Json | undefined} />
           </article>
         ))}
+      </section>
+
+      {/* the contract's one endpoint outside /v1 (so not in the OpenAPI document): an image for READMEs */}
+      <section aria-labelledby="badge">
+        <h2 id="badge">Badge</h2>
+        <p className="wrap">
+          <code>GET {base}/badge/&lt;server_name&gt;.svg</code> (no key, unmetered): an SVG of the server&apos;s{" "}
+          <a href="/policies">baseline@1</a> decision (PASS, REVIEW or BLOCK) linking to its page. The name keeps its slash, each part
+          between slashes percent-encoded (<code>/badge/io.github.owner/name.svg</code>); every server page gives the Markdown for a README.
+        </p>
+        <ul className="small">
+          <li>
+            <code>show=health</code>: the card&apos;s health (healthy, issues, unknown) instead of the decision.
+          </li>
+          <li>
+            <code>style</code>:{" "}
+            {BADGE_STYLES.map((st, i) => (
+              <span key={st}>
+                {i > 0 && ", "}
+                <code>{st}</code>
+              </span>
+            ))}{" "}
+            (default <code>{BADGE_STYLES[0]}</code>). Any other parameter or value is ignored, never refused: the badge always draws.
+          </li>
+          <li>
+            A name not in the catalog: a grey &ldquo;not in catalog&rdquo; SVG with status 404, cached {BADGE_NOT_FOUND_CACHE_SECONDS / 60} minutes.
+            Otherwise cached {BADGE_CACHE_SECONDS.maxAge / 3600} hour, with an ETag.
+          </li>
+        </ul>
       </section>
 
       <section aria-labelledby="schemas">
