@@ -151,6 +151,16 @@ describe("harvest triggers", () => {
     expect((await db.select({ n: count() }).from(registrySyncs))[0].n).toBeGreaterThanOrEqual(before);
   });
 
+  it.each(["fulll", "", "FULL"])("a cron ingest with a mode that is neither full nor incremental (%j) is a 400, and no sync runs", async (mode) => {
+    const [{ n: before }] = await db.select({ n: count() }).from(registrySyncs);
+    const sent = fake.registry.requests.length;
+    const res = await cronIngest(new Request(`http://localhost/api/cron/ingest?mode=${mode}`, { headers: { authorization: "Bearer harvest-cron-secret" } }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringMatching(/^mode must be full or incremental/) });
+    expect(fake.registry.requests.length).toBe(sent);
+    expect((await db.select({ n: count() }).from(registrySyncs))[0].n).toBe(before);
+  });
+
   // "1" was read by `new Date` as 2001-01-01 (every server new to the dump first seen then), "2025-02-30" as the
   // 2nd of March, Go's zero time as year 1
   it.each(["yesterday", "1", "2025-02-30", "0001-01-01T00:00:00Z"])("a dump posted with an observed_at that is no time (%s) is a 400 naming it, and nothing is recorded", async (observedAt) => {

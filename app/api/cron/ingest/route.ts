@@ -22,7 +22,12 @@ export const maxDuration = 300;
  */
 export const GET = withCaller(async ({ req, url }) => {
   requireCronSecret(req);
-  const mode = url.searchParams.get("mode") === "full" ? "full" : "incremental";
+  const modeParam = url.searchParams.get("mode");
+  // a typo (`fulll`) ran an incremental sync the operator did not ask for, answered as a success
+  if (modeParam !== null && modeParam !== "full" && modeParam !== "incremental") {
+    throw invalidRequest(`mode must be full or incremental (default: incremental): ${modeParam}`);
+  }
+  const mode = modeParam === "full" ? "full" : "incremental";
   const now = new Date();
   try {
     const result = await syncRegistry(await getDb(), { baseUrl: registryUrl(), mode }, now);
