@@ -135,6 +135,19 @@ describe("verifyEvaluation", () => {
     }
   });
 
+  it("reports a valid_until stated later by less than a millisecond: Date.parse drops the digits past the third", () => {
+    for (const later of [ev.valid_until.replace("Z", "9Z"), ev.valid_until.replace("Z", "000001Z")]) {
+      const detail = detailOf(ev);
+      detail.evaluation.valid_until = later;
+      expect(Date.parse(later)).toBe(Date.parse(ev.valid_until));
+      expect(verifyEvaluation(detail).mismatches, later).toEqual([`valid_until is ${later}, recomputed ${ev.valid_until}`]);
+    }
+    // trailing zeros state the same instant
+    const same = detailOf(ev);
+    same.evaluation.valid_until = ev.valid_until.replace("Z", "000Z");
+    expect(verifyEvaluation(same).mismatches).toEqual([]);
+  });
+
   it("takes evaluated_at only as an RFC 3339 date-time too, so the verdict does not depend on the machine's time zone", () => {
     // a copy restating evaluated_at without its offset, its decision_input_digest recomputed over the new text: the
     // rules would be re-run at local time, which passes where the machine runs on UTC and fails elsewhere
