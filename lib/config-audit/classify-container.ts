@@ -1,4 +1,5 @@
-import { identity, otherIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
+import { identity, otherIdentity, placeholderIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
+import { isLaunchPlaceholder } from "./launch-placeholder";
 import { formatImageRef, parseImageRef } from "./oci-image";
 import { doubtfulOption, readOption } from "./read-option";
 import type { EntryIdentity } from "./types";
@@ -87,6 +88,8 @@ export function classifyContainer(program: string, args: string[], ctx: LaunchCo
   }
   const image = args[j];
   const ref = image ? parseImageRef(image) : null;
+  // `${IMAGE}`, `ghcr.io/${OWNER}/x`: the image is chosen at launch (a variable only in the tag leaves the image known)
+  if (image && !ref && isLaunchPlaceholder(image)) return placeholderIdentity(image, `the image ${program} run starts`, ctx);
   if (!image || !ref) {
     return otherIdentity(image ?? program, `${program} run is called without an image reference the resolver can read`, ctx);
   }

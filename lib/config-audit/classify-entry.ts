@@ -2,7 +2,8 @@ import { classifyContainer } from "./classify-container";
 import { BUN_OPTIONS, classifyMcpProxy, classifyNpmLaunch, classifySupergateway, isPublicNpmRegistry, NPM_OPTIONS, npmRegistryOf, NPX_OPTIONS, parseNpmArgs, PNPM_OPTIONS, YARN_OPTIONS } from "./classify-npm";
 import { classifyPipx, classifyPython, classifyUv, classifyUvx, isPythonProgram, isVenvInterpreter } from "./classify-python";
 import { ASSIGNMENT, dropAssignments, hideAssignedValues, isPathLike, looksLikeFile, programName, splitCommandLine } from "./command-line";
-import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
+import { identity, installedNpmPackage, localIdentity, npmShimPackage, otherIdentity, placeholderIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
+import { isLaunchPlaceholder } from "./launch-placeholder";
 import { parseNpmSpec } from "./package-specs";
 import { doubtfulOption, readOption, type OptionTable } from "./read-option";
 import { checkRemoteUrl, isExampleHost, redactUrl, redactUrlText } from "./remote-url";
@@ -251,6 +252,12 @@ function classifyArgv(argv: string[], wrappers: string[], depth: number, sources
   if (["php", "ruby", "perl", "java", "dotnet", "lua", "rscript", "julia", "elixir", "erl"].includes(program)) {
     return interpreterWithFile(shownProgram, program, args, ctx);
   }
+  // `${input:server}`, `$MCP_CMD`, `{{command}}`: the program is chosen at launch (a variable before a path separator,
+  // `${workspaceFolder}/bin/server`, is a directory: that program is local). A command line kept whole (`$CMD -y x`)
+  // is shown by its program word alone: the rest may hold a secret.
+  if (isLaunchPlaceholder(command) && !/[\\/]/.test(command)) {
+    return placeholderIdentity(/^(?:\$?\{\{[^}]*\}\}|\S)+/.exec(command.trim())?.[0] ?? command, "the command", ctx);
+  }
   if (isPathLike(command)) {
     const pkg = npmShimPackage(command) ?? installedNpmPackage(command);
     return localIdentity(
@@ -316,8 +323,11 @@ function classifyDeno(args: string[], ctx: LaunchContext): EntryIdentity {
       }
       return identity("jspkg", spec.name, ctx, { version: spec.version });
     }
+    if (spec.kind === "placeholder") return placeholderIdentity(target, "the package deno runs", ctx);
   }
   if (/^(jsr:|https?:)/.test(target)) return otherIdentity(target, `deno runs ${target}, which is not an npm or PyPI package`, ctx);
+  // `deno run ${SCRIPT}` may be filled in with a file, an `npm:` or `jsr:` specifier or a URL
+  if (isLaunchPlaceholder(target)) return placeholderIdentity(target, "the module deno runs", ctx);
   return localIdentity(target, `deno runs the local file ${target}`, ctx);
 }
 

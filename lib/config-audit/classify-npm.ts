@@ -1,4 +1,5 @@
-import { identity, localIdentity, otherIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
+import { identity, localIdentity, otherIdentity, placeholderIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
+import { isLaunchPlaceholder } from "./launch-placeholder";
 import { parseNpmSpec } from "./package-specs";
 import { doubtfulOption, readOption, type OptionTable } from "./read-option";
 import type { EntryIdentity, PackageSources } from "./types";
@@ -187,6 +188,7 @@ export function classifyNpmLaunch(launcher: string, args: string[], ctx: LaunchC
     return otherIdentity(pkg.source, `${launcher} installs from the git source ${pkg.source}; only registry packages can be tied to a catalog server`, ctx);
   }
   if (pkg.kind === "local") return localIdentity(pkg.source, `${launcher} runs the local package ${pkg.source}`, ctx);
+  if (pkg.kind === "placeholder") return placeholderIdentity(pkg.source, `the package ${launcher} runs`, ctx);
 
   const registry = npmRegistryOf(pkg.name, ctx.sources, parsed);
   if (registry !== null && !isPublicNpmRegistry(registry)) {
@@ -278,6 +280,7 @@ function classifySmithery(args: string[], wrapper: string, ctx: LaunchContext): 
   const run = args.indexOf("run");
   const name = run >= 0 ? smitheryServerName(args.slice(run + 1)) : null;
   if (!name) return otherIdentity("@smithery/cli", `${wrapper} is not called with \`run <server>\``, ctx);
+  if (isLaunchPlaceholder(name)) return placeholderIdentity(name, "the Smithery server it runs", { wrappers: [...ctx.wrappers, wrapper] });
   return identity("smithery", name, { wrappers: [...ctx.wrappers, wrapper] }, { confidence: "medium" });
 }
 

@@ -1,5 +1,6 @@
 import { classifyMcpProxy } from "./classify-npm";
-import { identity, localIdentity, otherIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
+import { identity, localIdentity, otherIdentity, placeholderIdentity, unknownOptionIdentity, type LaunchContext } from "./identity";
+import { isLaunchPlaceholder } from "./launch-placeholder";
 import { parsePypiSpec } from "./package-specs";
 import { doubtfulOption, readOption } from "./read-option";
 import type { EntryIdentity } from "./types";
@@ -127,6 +128,7 @@ function pypiIdentity(launcher: string, spec: ReturnType<typeof parsePypiSpec>, 
   if (spec.kind === "git") return otherIdentity(spec.source, `${launcher} installs from the VCS source ${spec.source}; only registry packages can be tied to a catalog server`, ctx);
   if (spec.kind === "url") return otherIdentity(spec.source, `${launcher} installs from the URL ${spec.source}; only registry packages can be tied to a catalog server`, ctx);
   if (spec.kind === "local") return localIdentity(spec.source, `${launcher} runs the local package ${spec.source}`, ctx);
+  if (spec.kind === "placeholder") return placeholderIdentity(spec.source, `the package ${launcher} runs`, ctx);
   return identity("pypkg", spec.name, ctx, { version: spec.version, confidence, note });
 }
 
@@ -213,6 +215,7 @@ export function classifyPython(program: string, args: string[], ctx: LaunchConte
     if (a === "-m" || (a.startsWith("-m") && a.length > 2 && !a.startsWith("--"))) {
       const module = a === "-m" ? args[i + 1] : a.slice(2);
       if (!module) break;
+      if (isLaunchPlaceholder(module)) return placeholderIdentity(module, `the module ${program} -m runs`, ctx);
       const dist = distributionOfModule(module);
       if (venvInterpreter) {
         return localIdentity(

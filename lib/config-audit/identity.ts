@@ -70,6 +70,20 @@ export function otherIdentity(identifier: string | null, summary: string, ctx: {
 }
 
 /**
+ * A package, image, module or program named by a variable or template (`npx -y ${input:pkg}`, `docker run $IMAGE`):
+ * not a local path and not a package the catalog lacks; what runs is known only once the client substitutes it.
+ */
+export function placeholderIdentity(word: string, subject: string, ctx: { wrappers: string[] }): EntryIdentity {
+  return unresolvable(
+    "other",
+    "placeholder",
+    word,
+    `${subject}, ${word}, is a placeholder (a variable or template): it cannot be resolved until the client substitutes it at launch`,
+    ctx,
+  );
+}
+
+/**
  * A launcher called with an option the audit does not know, followed by a word: the launcher may read that word as
  * the option's value or as what it runs (`uvx --torch-backend auto pkg` once tied the entry to a PyPI package `auto`),
  * so the entry is not tied to a server. Only the option is named: the word after it may be a secret.

@@ -37,6 +37,11 @@ export function readConfigDocument(text: string, filename?: string | null): Conf
   if (!/[\r\n]/.test(text.trim()) && firstSignificantChar(text) === null) {
     throw new ConfigParseError("the config file is a single line of comment and holds no servers; if it was sent with curl -d, which strips line breaks, send it with --data-binary @file", 1, 1);
   }
+  // a document of comments alone holds no value: JSON and JSONC refuse it, and so does every syntax, as they refuse an
+  // empty body (read as TOML it was an empty table, a green config with no servers; as YAML a null top level)
+  if (firstSignificantChar(text) === null) {
+    throw new ConfigParseError("the config file holds only comments: no settings and no servers to audit", 1, 1);
+  }
 
   try {
     return readBySyntax(text, filename);

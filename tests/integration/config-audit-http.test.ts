@@ -266,6 +266,24 @@ describe("POST /v1/audit: errors", () => {
     expect(await res.json()).toMatchObject({ ok: false, error: "invalid_request", message: expect.stringMatching(message) });
   });
 
+  it("answers a file of comments alone with the same 400 whatever its syntax (a TOML one passed as a green empty config)", async () => {
+    for (const [body, filename] of [
+      ["# servers go here\n# [mcp_servers.git]\n", ".codex/config.toml"],
+      ["# servers go here\n# [mcp_servers.git]\n", ""],
+      ["# servers go here\n# - name: git\n", ".continue/config.yaml"],
+      ["// servers go here\n// {}\n", ".cursor/mcp.json"],
+    ]) {
+      const res = await audit(body, { query: filename ? `filename=${encodeURIComponent(filename)}` : undefined });
+      expect(res.status, filename).toBe(400);
+      expect(res.headers.get("x-catalog-exit-code")).toBeNull();
+      expect(await res.json()).toEqual({
+        ok: false,
+        error: "invalid_request",
+        message: "the config file cannot be read: the config file holds only comments: no settings and no servers to audit (line 1, column 1)",
+      });
+    }
+  });
+
   it("answers bytes that are not UTF-8 with 400", async () => {
     const req = new Request("http://localhost/v1/audit", {
       method: "POST",
@@ -434,6 +452,30 @@ describe("POST /v1/resolve", () => {
       ]);
       expect(body.entries[2].unresolved).toMatchObject({ code: "local_path" });
     }
+  });
+
+  it("says a package, image or command given by a variable is a placeholder, not a local path; a path under one stays local", async () => {
+    const res = await resolve(
+      config({
+        pkg: { command: "npx", args: ["-y", "${input:pkg}"] },
+        py: { command: "uvx", args: ["{{pkg}}"] },
+        image: { command: "docker", args: ["run", "-i", "--rm", "${IMAGE}"] },
+        program: { command: "$MCP_CMD", args: [] },
+        file: { command: "npx", args: ["-y", "${workspaceFolder}/server.js"] },
+      }),
+    );
+    expect(res.status).toBe(200);
+    const body = resolveResultSchema.parse(await res.json());
+    expect(body.entries.map((e) => [e.key, e.kind, e.identifier, e.unresolved?.code])).toEqual([
+      ["pkg", "other", "${input:pkg}", "placeholder"],
+      ["py", "other", "{{pkg}}", "placeholder"],
+      ["image", "other", "${IMAGE}", "placeholder"],
+      ["program", "other", "$MCP_CMD", "placeholder"],
+      ["file", "local", "${workspaceFolder}/server.js", "local_path"],
+    ]);
+    expect(body.entries[0].unresolved!.summary).toBe(
+      "the package npx runs, ${input:pkg}, is a placeholder (a variable or template): it cannot be resolved until the client substitutes it at launch",
+    );
   });
 
   it("matches a listed remote whose host the registry keeps in upper case; the path stays case-sensitive", async () => {

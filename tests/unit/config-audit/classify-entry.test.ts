@@ -393,6 +393,82 @@ describe("classifyEntry: Python, containers, local and other", () => {
   });
 });
 
+describe("classifyEntry: variables and templates in the launch", () => {
+  const placeholder = (word: string, subject: string) => ({
+    kind: "other",
+    identifier: word,
+    version: null,
+    unresolvable: { code: "placeholder", summary: `${subject}, ${word}, is a placeholder (a variable or template): it cannot be resolved until the client substitutes it at launch` },
+  });
+
+  // the package word was read as a local path: "npx runs the local package ${input:pkg}", which nobody knows
+  it.each([
+    [["npx", "-y", "${input:pkg}"], "${input:pkg}", "the package npx runs"],
+    [["npx", "${PKG}"], "${PKG}", "the package npx runs"],
+    [["npx", "-y", "${env:PKG}@latest"], "${env:PKG}@latest", "the package npx runs"],
+    [["npx", "-y", "@acme/${NAME}"], "@acme/${NAME}", "the package npx runs"],
+    [["npx", "-y", "${SCOPE}/server"], "${SCOPE}/server", "the package npx runs"],
+    [["npx", "-p", "$PKG", "server"], "$PKG", "the package npx runs"],
+    [["npx", "-y", "<package-name>"], "<package-name>", "the package npx runs"],
+    [["npm", "exec", "--", "{{pkg}}"], "{{pkg}}", "the package npm exec runs"],
+    [["pnpm", "dlx", "${PKG}"], "${PKG}", "the package pnpm dlx runs"],
+    [["yarn", "dlx", "$PKG"], "$PKG", "the package yarn dlx runs"],
+    [["bunx", "%PKG%"], "%PKG%", "the package bunx runs"],
+    [["bun", "x", "${{ secrets.PKG }}"], "${{ secrets.PKG }}", "the package bun x runs"],
+    [["deno", "run", "-A", "npm:${PKG}"], "npm:${PKG}", "the package deno runs"],
+    [["deno", "run", "-A", "${SCRIPT}"], "${SCRIPT}", "the module deno runs"],
+    [["uvx", "{{pkg}}"], "{{pkg}}", "the package uvx runs"],
+    [["uvx", "--from", "${input:spec}", "tool"], "${input:spec}", "the package uvx runs"],
+    [["uv", "tool", "run", "$PKG"], "$PKG", "the package uv tool run runs"],
+    [["pipx", "run", "$PKG"], "$PKG", "the package pipx run runs"],
+    [["pipx", "run", "--spec", "%SPEC%", "app"], "%SPEC%", "the package pipx run runs"],
+    [["python", "-m", "${MODULE}"], "${MODULE}", "the module python -m runs"],
+    [["docker", "run", "${IMAGE}"], "${IMAGE}", "the image docker run starts"],
+    [["docker", "run", "-i", "--rm", "ghcr.io/${OWNER}/mcp"], "ghcr.io/${OWNER}/mcp", "the image docker run starts"],
+    [["podman", "run", "-i", "{{image}}"], "{{image}}", "the image podman run starts"],
+    [["npx", "-y", "@smithery/cli", "run", "${SERVER}"], "${SERVER}", "the Smithery server it runs"],
+    [["${input:command}", "-y", "pkg"], "${input:command}", "the command"],
+    [["$MCP_CMD"], "$MCP_CMD", "the command"],
+    [["%LAUNCHER%", "-y", "pkg"], "%LAUNCHER%", "the command"],
+    [["{{command}}"], "{{command}}", "the command"],
+  ])("%j names a placeholder, not a local path", (argv, word, subject) => {
+    expect(run(argv[0], ...argv.slice(1))).toMatchObject(placeholder(word, subject));
+  });
+
+  it("reads the same placeholder behind a shell or cmd /c, and shows a command line kept whole by its program word alone", () => {
+    expect(run("sh", "-c", "npx -y $PKG")).toMatchObject({ ...placeholder("$PKG", "the package npx runs"), wrappers: ["sh -c"] });
+    expect(run("cmd", "/c", "npx -y %PKG%")).toMatchObject({ ...placeholder("%PKG%", "the package npx runs"), wrappers: ["cmd /c"] });
+    expect(run("${CMD} -y pkg sk-live-123")).toMatchObject(placeholder("${CMD}", "the command"));
+  });
+
+  it("keeps a path under a directory variable a local path", () => {
+    for (const [argv, word] of [
+      [["npx", "-y", "${workspaceFolder}/server.js"], "${workspaceFolder}/server.js"],
+      [["npx", "${workspaceFolder:api}/packages/mcp"], "${workspaceFolder:api}/packages/mcp"],
+      [["npx", "${CLAUDE_PLUGIN_ROOT}/server"], "${CLAUDE_PLUGIN_ROOT}/server"],
+      [["bunx", "%USERPROFILE%\\mcp\\server"], "%USERPROFILE%\\mcp\\server"],
+      [["uvx", "--from", "${workspaceFolder}", "tool"], "${workspaceFolder}"],
+      [["pipx", "run", "--spec", "$HOME/src/mcp", "app"], "$HOME/src/mcp"],
+      [["node", "${workspaceFolder}/build/index.js"], "${workspaceFolder}/build/index.js"],
+      [["python", "${userHome}/mcp/server.py"], "${userHome}/mcp/server.py"],
+      [["deno", "run", "-A", "${workspaceFolder}/main.ts"], "${workspaceFolder}/main.ts"],
+      [["${workspaceFolder}/bin/server"], "${workspaceFolder}/bin/server"],
+      [["$TOOLS/server"], "$TOOLS/server"],
+    ] as const) {
+      expect(run(argv[0], ...argv.slice(1)), argv.join(" ")).toMatchObject({ kind: "local", identifier: word, unresolvable: { code: "local_path" } });
+    }
+  });
+
+  it("keeps the package of a launch whose variable is only in the version or tag", () => {
+    expect(brief(run("npx", "-y", "good-mcp@${VERSION}"))).toEqual(["jspkg", "good-mcp", "${VERSION}"]);
+    expect(brief(run("uvx", "gone-mcp==$V"))).toEqual(["pypkg", "gone-mcp", "$V"]);
+    expect(brief(run("docker", "run", "-i", "mcp/x:${TAG}"))).toEqual(["oci", "docker.io/mcp/x:${TAG}", "${TAG}"]);
+    // a source other than the registry stays one, whatever its variable holds
+    expect(run("deno", "run", "jsr:@acme/${X}")).toMatchObject({ unresolvable: { code: "not_a_registry_artifact" } });
+    expect(run("npx", "-y", "github:${ORG}/mcp")).toMatchObject({ unresolvable: { code: "not_a_registry_artifact" } });
+  });
+});
+
 describe("classifyEntry: remote entries", () => {
   const remote = (url: string, over: Partial<ConfigEntry> = {}) => classifyEntry(entry({ url, urlField: "url", ...over }));
 

@@ -84,8 +84,23 @@ describe("parseConfig: syntax", () => {
     }
     // a real error in a file with its line breaks gets no such guess
     expect(parseError('{\n  "mcpServers": {\n').message).not.toMatch(/one line/);
-    // a file of comment lines with its line breaks is a config without servers, not an error
-    expect(parseConfig("# nothing yet\n# [mcp_servers.x]\n").entries).toEqual([]);
+  });
+
+  it("refuses a document of comments alone in every syntax, as JSON and JSONC do, and reads one setting without servers", () => {
+    // read as TOML such a file was an empty table: 0 entries and exit 0, while the same comments in YAML or JSONC were a 400
+    const message = "the config file holds only comments: no settings and no servers to audit (line 1, column 1)";
+    for (const [text, filename] of [
+      ["# nothing yet\n# [mcp_servers.x]\n", undefined],
+      ["# nothing yet\n# [mcp_servers.x]\n", "config.toml"],
+      ["# nothing yet\n\n# - name: x\n", ".continue/config.yaml"],
+      ["// nothing yet\n/* {\"mcpServers\": {}} */\n", ".cursor/mcp.json"],
+      ["// nothing yet\n// {}\n", undefined],
+    ] as const) {
+      expect(parseError(text, filename).message, `${filename}: ${text}`).toBe(message);
+    }
+    expect(parseConfig('# a Codex config without MCP servers\nmodel = "o3"\n', ".codex/config.toml")).toMatchObject({ format: "toml", layout: "codex", entries: [] });
+    expect(parseConfig("# no servers yet\nname: x\n", ".continue/config.yaml")).toMatchObject({ format: "yaml", entries: [] });
+    expect(parseConfig("// no servers yet\n{}\n", ".cursor/mcp.json")).toMatchObject({ format: "jsonc", entries: [] });
   });
 
   it("does not read commented-out TOML tables as servers", () => {
