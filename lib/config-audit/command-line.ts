@@ -77,16 +77,21 @@ export function dropAssignments(words: string[]): string[] {
  */
 export function hideAssignedValues(text: string): string {
   return text
-    .replace(/[^\s`'"()]*=[^\s`'"()]*/g, (word) => {
-      if (word.includes("://")) return word;
+    // each word whole, then whether it has `=`: `[^…]*=[^…]*` scanned from every position of a long word without one
+    // to its end (seconds for 20 KB, minutes for a 256 KiB body)
+    .replace(/[^\s`'"()]+/g, (word) => {
+      if (!word.includes("=") || word.includes("://")) return word;
       const name = word.match(/^-{0,2}[A-Za-z_][A-Za-z0-9_.-]*=/);
       return name ? `${name[0]}…` : "…";
     })
-    .replace(SECRET_FLAG_VALUE, "$1…");
+    .replace(FLAG_AND_VALUE, (all, flag: string, name: string) => (SECRET_NAME.test(name) ? `${flag}…` : all));
 }
 
 /**
  * A secret-named option and the word after it (`--password hunter2`, `--api-key sk-…`, `-token x`): a command
  * line kept whole (a `command` that may be a path with spaces) would otherwise show the value.
  */
-const SECRET_FLAG_VALUE = /(\s-{1,2}[A-Za-z0-9_.-]*(?:token|key|secret|passw|pwd|auth|credential)[A-Za-z0-9_.-]*\s+)(?!-)[^\s`'"()]+/gi;
+const FLAG_AND_VALUE = /(\s-{1,2}([A-Za-z0-9_.-]+)\s+)(?!-)[^\s`'"()]+/g;
+// the secret words are looked for in each option's name once it is cut out: around a `*` in the pattern they made it
+// try every split of a long option (`-tokentoken…`), seconds for 100 KB
+const SECRET_NAME = /token|key|secret|passw|pwd|auth|credential/i;

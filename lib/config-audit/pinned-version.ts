@@ -16,7 +16,7 @@ export interface UnevaluatedPin {
 const NPM_EXACT = /^[=v]?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?:\+[0-9A-Za-z.-]+)?$/;
 const PEP440_EXACT = /^v?(\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?)$/i;
 /** `${VAR}`, `${env:VAR}`, `$VAR`, `%VAR%`: a variable the launching client or shell fills in. */
-const LAUNCH_VARIABLE = /\$\{[^}]*\}|\$[A-Za-z_]|%[A-Za-z_][A-Za-z0-9_]*%/;
+const LAUNCH_VARIABLE = /\$\{[^{}$]*\}|\$[A-Za-z_]|%[A-Za-z_][A-Za-z0-9_]*%/;
 
 /**
  * The exact version a resolved package entry pins, when it is not the version the catalog lists for that

@@ -8,11 +8,19 @@ import type { UnresolvedCode } from "./types";
  */
 const SECRET_PARAM = /^(code|sig|pass)$|token|key|secret|passw|pwd|auth|signature|session|credential/i;
 
-/** Variables a client expands at launch: `${VAR}`, `${env:VAR}`, `${input:id}`, `${{ secrets.X }}`, `$VAR`, `%VAR%`. */
-export const VARIABLE = /\$\{[^}]*\}|\$\{\{[^}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
+/**
+ * Variables a client expands at launch: `${VAR}`, `${env:VAR}`, `${input:id}`, `${{ secrets.X }}`, `$VAR`, `%VAR%`.
+ * A variable's body stops at the next `$` or brace: with `[^}]*` every `${` of a word like `${${${…` scanned to its end,
+ * and a 100 KB one took half a minute.
+ */
+export const VARIABLE = /\$\{[^{}$]*\}|\$\{\{[^{}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
 
-/** Template text left for the user to fill in (`<account>`, and `<your project>` with a space inside). */
-const PLACEHOLDER = /<[^<>]*[^<>\s][^<>]*>|\{[a-z_-]+\}|\byour[-_]|\bYOUR_|\bxxx+\b|\[REDACTED[^\]]*\]/i;
+/**
+ * Template text left for the user to fill in (`<account>`, and `<your project>` with a space inside). Spaces first, then
+ * the first other character: `<[^<>]*[^<>\s][^<>]*>` tried every split of a long `<aaa…` without its `>` (48 s for 100 KB);
+ * `[REDACTED…` stops at the next `[`, or each of many scanned to the end.
+ */
+const PLACEHOLDER = /<\s*[^<>\s][^<>]*>|\{[a-z_-]+\}|\byour[-_]|\bYOUR_|\bxxx+\b|\[REDACTED[^\][]*\]/i;
 
 /** Hosts reserved for documentation and examples (RFC 2606 / 6761). */
 const EXAMPLE_HOST = /(^|\.)(example\.(com|net|org)|example|test|invalid)$/i;
