@@ -19,6 +19,9 @@ const BASIS_TEXT: Record<string, string> = {
   github_namespace_owns_repository: "the GitHub namespace owns the listed repository",
   github_namespace_differs_from_repository_owner: "the GitHub namespace differs from the repository owner",
   dns_namespace_serves_every_remote: "every remote endpoint is on the namespace's own domain",
+  // the owner GitHub reported differs from the one the listed URL names (lib/facts/derive-identity.ts)
+  github_namespace_owns_moved_repository: "the GitHub namespace owns the listed repository, moved to it since it was listed",
+  github_repository_moved_to_another_owner: "the listed repository moved to another owner than the GitHub namespace",
 };
 
 export const firstParty: FactorSpec = {

@@ -78,10 +78,17 @@ export const packagesIntact: FactorSpec = {
   },
 };
 
-/** A listed version that pins one release: not empty, not a tag like "latest", no range operators. */
+/**
+ * A listed version that pins one release: an image digest, or a release number (a digit first, after an optional
+ * `v`) with no range operators. A word is a tag that moves (`latest`, `next`, an image's `:main` or `:test`, PyPI's
+ * `auto`), as the facts read every listed version not starting with a digit (pinnedVersion in
+ * lib/facts/listed-version-exists.ts: the registry's latest is what runs).
+ */
 export function isPinnedVersion(v: string | null): boolean {
   if (!v) return false;
-  if (/^(latest|next|stable|\*|x)$/i.test(v.trim())) return false;
+  const t = v.trim();
+  if (/^sha(256|384|512):[0-9a-f]+$/i.test(t)) return true;
+  if (!/^v?\d/i.test(t)) return false;
   return !/[\s^~*<>=|]|\bx\b/i.test(v);
 }
 
@@ -98,17 +105,25 @@ export function listedVersion(p: { ecosystem: string; identifier: string; versio
   return null;
 }
 
+/**
+ * An MCPB bundle is one file at a download URL whose SHA-256 the registry requires (`fileSha256`; the catalog does
+ * not keep it), so the listing pins exactly what is installed whether or not it also gives a version.
+ */
+const pinnedByFileHash = (p: { ecosystem: string }) => p.ecosystem === "mcpb";
+
 export const pinnedVersions: FactorSpec = {
   factor: "pinned_versions",
   pillar: "security",
   max: 5,
-  measures: "every listed package names the exact version to install (an OCI image by tag or digest)",
+  measures: "every listed package names the exact version to install (a release number or image digest, not a tag that moves; an MCPB bundle by its file's SHA-256)",
   score(facts) {
     if (!facts.packages.length) return notApplicable("the listing names no package");
-    const loose = facts.packages.filter((p) => !isPinnedVersion(listedVersion(p)));
+    const loose = facts.packages.filter((p) => !pinnedByFileHash(p) && !isPinnedVersion(listedVersion(p)));
     // each once: the registry lists a package once per transport
     if (loose.length) return unmet(`registry: ${[...new Set(loose.map((p) => `${p.identifier} (${p.version ?? "no version"})`))].join(", ")} not pinned to one version`);
-    const shown = new Set(facts.packages.map((p) => (p.version ? `${p.identifier}@${p.version}` : p.identifier)));
+    const shown = new Set(
+      facts.packages.map((p) => (p.version ? `${p.identifier}@${p.version}` : pinnedByFileHash(p) ? `${p.identifier} (by its file's SHA-256)` : p.identifier)),
+    );
     return met(5, `registry: ${[...shown].join(", ")} pinned (observed ${facts.server.listing_observed_at})`);
   },
 };

@@ -59,6 +59,15 @@ describe("unknown evidence earns no points and says so", () => {
 });
 
 describe("factors", () => {
+  it.each([
+    ["github_namespace_owns_moved_repository", true, "the GitHub namespace owns the listed repository, moved to it since it was listed"],
+    ["github_repository_moved_to_another_owner", false, "the listed repository moved to another owner than the GitHub namespace"],
+  ])("first_party explains the basis %s in words, not as its identifier", (basis, firstParty, words) => {
+    const f = factor(buildFacts({ identity: { first_party: firstParty, basis } }), "first_party");
+    expect(f.evidence).toContain(words);
+    expect(f.evidence).not.toContain(basis);
+  });
+
   it("repository_live: 10 live and not archived, 5 archived, 0 gone, 0 none listed", () => {
     expect(factor(buildFacts(), "repository_live")).toMatchObject({ points: 10, status: "met" });
     expect(factor(buildFacts({ repository: { archived: true } }), "repository_live")).toMatchObject({ points: 5, status: "partial" });
@@ -180,6 +189,14 @@ describe("factors", () => {
     ["1.x", false],
     ["", false],
     [null, false],
+    // tags that move, as the registry's listings carry them (OCI `:main`, `:test`, `:mcp`; PyPI `auto`): the facts
+    // read every version not starting with a digit as no pin (lib/facts/listed-version-exists.ts pinnedVersion)
+    ["main", false],
+    ["test", false],
+    ["auto", false],
+    ["beta", false],
+    ["v1.2.3", true],
+    ["sha256:0123abcd", true],
   ])("isPinnedVersion(%s) is %s", (v, pinned) => {
     expect(isPinnedVersion(v)).toBe(pinned);
   });
@@ -190,6 +207,17 @@ describe("factors", () => {
     expect(factor(buildFacts({ packages: [oci("ghcr.io/acme/weather@sha256:abcd")] }), "pinned_versions").points).toBe(5);
     expect(factor(buildFacts({ packages: [oci("ghcr.io/acme/weather:latest")] }), "pinned_versions").points).toBe(0);
     expect(factor(buildFacts({ packages: [oci("ghcr.io/acme/weather")] }), "pinned_versions").points).toBe(0);
+    expect(factor(buildFacts({ packages: [oci("docker.io/acme/weather:main")] }), "pinned_versions")).toMatchObject({ points: 0, status: "unmet" });
+  });
+
+  it("pinned_versions counts an MCPB bundle without a version as pinned: the registry requires its file's SHA-256", () => {
+    // as the registry lists them: a release download URL, fileSha256 (not kept), usually no version
+    const url = "https://github.com/acme/weather/releases/download/v1.2.0/weather.mcpb";
+    const mcpb = { ...otherArtifact("mcpb", url), version: null };
+    const f = factor(buildFacts({ packages: [jspkg(), mcpb] }), "pinned_versions");
+    expect(f).toMatchObject({ points: 5, status: "met" });
+    expect(f.evidence).toContain(`${url} (by its file's SHA-256)`);
+    expect(f.evidence).not.toMatch(/no version|not pinned/);
   });
 
   it("catalog_tenure: 5 after 180 days, 3 after 30, 0 before", () => {
