@@ -6,9 +6,11 @@
 import fs from "node:fs";
 import { readDumpFile } from "@/lib/catalog/read-dump";
 import { ingestDump, readObservedAt } from "@/lib/catalog/ingest-dump";
-import type { IngestCounts } from "@/lib/catalog/ingest-entries";
-import { ingestFromRegistry } from "@/lib/catalog/ingest-from-registry";
+import type { IngestCounts, IngestResult } from "@/lib/catalog/ingest-entries";
 import { registryUrl } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { registryRateLimitText, registryWaitText, syncRegistry } from "@/lib/harvest/sync-registry";
+import { RateLimitedError } from "@/lib/sources/http";
 import { localServer } from "./lib/local-server";
 import { parseArgsOrExit, runJob, withOwnDatabase } from "./lib/run-job";
 import { userPath } from "./lib/user-path";
@@ -63,23 +65,44 @@ async function viaServer(): Promise<boolean> {
     console.error(`ingest failed: ${typeof body.message === "string" ? body.message : `HTTP ${res.status} ${JSON.stringify(body)}`}`);
     process.exit(1);
   }
-  console.log(JSON.stringify(body.counts ?? body, null, 2));
+  if (typeof body.skipped === "string") reportSkipped(body.skipped);
+  else console.log(JSON.stringify(body.counts ?? body, null, 2));
   if (body.counts) reportOutcome(body.counts, body.rejects ?? []);
   return true;
 }
 
 async function here() {
   await withOwnDatabase(async (db) => {
-    const result = file
-      ? await ingestDump(db, await readDumpFile(file), file, observedAt)
-      : await ingestFromRegistry(db, {
-          baseUrl: registryUrl(),
-          mode: values.full ? "full" : "incremental",
-          onProgress: ({ pages, entries }) => console.log(`page ${pages}: ${entries} entries`),
-        });
+    const result = file ? await ingestDump(db, await readDumpFile(file), file, observedAt) : await crawl(db);
+    if (!result) return;
     console.log(JSON.stringify(result.counts, null, 2));
     reportOutcome(result.counts, result.rejects);
   });
+}
+
+/**
+ * The registry crawl through the service the cron route uses (syncRegistry), so a job on its own database keeps
+ * the registry's cooldown as the server does: it called the crawl directly, asked a registry that had told us to
+ * wait, and left no cooldown after a 429 for the next run to keep. Null when the cooldown kept it back.
+ */
+async function crawl(db: Db): Promise<IngestResult | null> {
+  try {
+    const mode = values.full ? "full" : "incremental";
+    const onProgress = ({ pages, entries }: { pages: number; entries: number }) => console.log(`page ${pages}: ${entries} entries`);
+    const result = await syncRegistry(db, { baseUrl: registryUrl(), mode, onProgress }, new Date());
+    if (!("skipped" in result)) return result;
+    reportSkipped(registryWaitText(result.skipped));
+    return null;
+  } catch (err) {
+    // said as the server's route says it (its cooldown is set)
+    if (err instanceof RateLimitedError && err.retryAt) throw new Error(registryRateLimitText(err.retryAt));
+    throw err;
+  }
+}
+
+/** A crawl the registry's cooldown kept back is no failure (a later run syncs): said the same on either path. */
+function reportSkipped(why: string): void {
+  console.warn(`ingest skipped: ${why}; nothing was sent`);
 }
 
 /**

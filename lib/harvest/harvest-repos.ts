@@ -3,12 +3,12 @@ import { FRESHNESS_MS, GITHUB_GRAPHQL_BATCH, githubToken } from "@/lib/config";
 import type { Tx } from "@/lib/db/client";
 import { repositoryObservations, servers } from "@/lib/db/schema";
 import { fetchRepoRest, fetchReposGraphql, GraphqlResourceLimitError, repoKey, type RepoAnswer, type RepoRef } from "@/lib/sources/github";
-import type { FetchJsonOptions } from "@/lib/sources/http";
+import { RateLimitedError, StoppedError, type FetchJsonOptions } from "@/lib/sources/http";
 import { believableTime } from "@/lib/sources/upstream-time";
 import { query, ts } from "./db-helpers";
-import { httpFor, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
+import { httpFor, SKIPPED, type HarvestContext, type Skipped, type SourceSpec } from "./harvest-context";
 import { loadServerEvidence } from "./load-server-evidence";
-import { poolRespectingLimits } from "./run-source";
+import { noteFailedCalls, poolRespectingLimits } from "./run-source";
 import { detectStateChanges } from "./state-changes";
 
 interface RepoItem extends RepoRef {
@@ -34,17 +34,42 @@ function dueSql(ctx: HarvestContext) {
       and (o.attempted_at is null or o.attempted_at < ${ts(ctx.runStart)})`;
 }
 
-async function fetchGraphqlChunk(refs: RepoItem[], http: FetchJsonOptions): Promise<Map<string, RepoAnswer | { kind: "fallback"; error: string }>> {
+/** A repository GraphQL said something about (a "fallback" still needs REST), or one a failed part of a split query carried. */
+type ChunkAnswer = RepoAnswer | { kind: "fallback"; error: string } | { kind: "unanswered"; error: Error };
+
+async function fetchGraphqlChunk(refs: RepoItem[], http: FetchJsonOptions): Promise<Map<string, ChunkAnswer>> {
   try {
     return (await fetchReposGraphql(refs, http)).answers;
   } catch (err) {
     // GitHub refuses queries it finds too costly: halve and retry (documented practice)
     if (err instanceof GraphqlResourceLimitError && refs.length > 1) {
       const half = Math.ceil(refs.length / 2);
-      return new Map([...(await fetchGraphqlChunk(refs.slice(0, half), http)), ...(await fetchGraphqlChunk(refs.slice(half), http))]);
+      // the first half failing whole answered nothing: the batch fails as one query would
+      const first = await fetchGraphqlChunk(refs.slice(0, half), http);
+      // once a part failed (a rate limit, GitHub down) the rest is not asked; what was answered stays answered
+      // (a half failing after the other was read lost every repository of the batch)
+      const failed = [...first.values()].find((a) => a.kind === "unanswered");
+      const second = failed ? unanswered(refs.slice(half), failed.error) : await fetchGraphqlChunk(refs.slice(half), http).catch((e: Error) => unanswered(refs.slice(half), e));
+      return new Map([...first, ...second]);
     }
     throw err;
   }
+}
+
+const unanswered = (refs: RepoItem[], error: Error) => new Map<string, ChunkAnswer>(refs.map((r) => [repoKey(r), { kind: "unanswered", error }]));
+
+/**
+ * The repositories a failed part of a split query carried come to what a whole batch that failed does: given back
+ * untouched when the run's stop kept them back, else failed; a rate limit stops the source after this chunk.
+ */
+function settleUnanswered(ctx: HarvestContext, answers: Map<string, ChunkAnswer>): Map<string, Exclude<ChunkAnswer, { kind: "unanswered" }> | Skipped> {
+  const left = [...answers.values()].filter((a) => a.kind === "unanswered");
+  const error = left[0]?.error;
+  if (error instanceof RateLimitedError) ctx.rateLimits.repo ??= error;
+  else if (error && !(error instanceof StoppedError)) noteFailedCalls(ctx, "repo", left.length, error.message);
+  return new Map(
+    [...answers].map(([k, a]) => [k, a.kind !== "unanswered" ? a : a.error instanceof StoppedError ? SKIPPED : { kind: "error" as const, error: a.error.message }]),
+  );
 }
 
 export const repoSource: SourceSpec<RepoItem, RepoAnswer> = {
@@ -81,12 +106,14 @@ export const repoSource: SourceSpec<RepoItem, RepoAnswer> = {
     const http = httpFor(ctx, "repo");
     const rest = (it: RepoItem) => fetchRepoRest(it, it.etag, http);
     if (!githubToken()) return poolRespectingLimits(ctx, "repo", items, 4, rest, (error) => ({ kind: "error", error }));
-    const answers = await fetchGraphqlChunk(items, http);
-    const fallback = items.filter((it) => answers.get(repoKey(it))?.kind === "fallback");
+    // settled before REST: a rate limit on a part of a split query keeps the fallbacks from being sent
+    const answers = settleUnanswered(ctx, await fetchGraphqlChunk(items, http));
+    const fallback = items.filter((it) => {
+      const a = answers.get(repoKey(it));
+      return a !== undefined && a !== SKIPPED && a.kind === "fallback";
+    });
     const viaRest = await poolRespectingLimits(ctx, "repo", fallback, 2, (it) => fetchRepoRest(it, null, http), (error) => ({ kind: "error" as const, error }));
-    const final = new Map<string, RepoAnswer | Skipped>(
-      [...answers].map(([k, v]) => [k, v.kind === "fallback" ? { kind: "error" as const, error: v.error } : v]),
-    );
+    const final = new Map<string, RepoAnswer | Skipped>([...answers].map(([k, v]) => [k, v !== SKIPPED && v.kind === "fallback" ? { kind: "error" as const, error: v.error } : v]));
     fallback.forEach((it, i) => final.set(repoKey(it), viaRest[i]));
     return items.map((it) => final.get(repoKey(it)) ?? { kind: "error", error: "no answer" });
   },

@@ -156,7 +156,7 @@ export async function poolRespectingLimits<T, R extends { kind: string }>(
 }
 
 /** A run of failures means the upstream is down: past FAILURE_STREAK_LIMIT in a row, stop asking it until the next run. */
-function noteFailedCalls(ctx: HarvestContext, source: keyof HarvestContext["calls"], n: number, error: string): void {
+export function noteFailedCalls(ctx: HarvestContext, source: keyof HarvestContext["calls"], n: number, error: string): void {
   const streak = (ctx.failStreak[source] = (ctx.failStreak[source] ?? 0) + n);
   if (streak >= FAILURE_STREAK_LIMIT) ctx.tripped[source] ??= `${streak} failures in a row, last: ${error}`;
 }

@@ -23,3 +23,9 @@ export async function syncRegistry(
     throw err;
   }
 }
+
+/** What the operator is told of a sync the cooldown kept back: by the cron route and by `npm run ingest` alike. */
+export const registryWaitText = ({ until, reason }: { until: Date; reason: string }) => `the registry asked us to wait until ${until.toISOString()} (${reason})`;
+
+/** What the operator is told of a sync the registry rate limited (its cooldown is set): by every caller alike. */
+export const registryRateLimitText = (retryAt: Date) => `the registry is rate limiting us; no sync until ${retryAt.toISOString()}`;

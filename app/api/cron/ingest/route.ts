@@ -7,7 +7,7 @@ import { registryUrl } from "@/lib/config";
 import { ingestDump, readObservedAt } from "@/lib/catalog/ingest-dump";
 import { parseDump } from "@/lib/catalog/read-dump";
 import { ApiError, invalidRequest } from "@/lib/api/errors";
-import { syncRegistry } from "@/lib/harvest/sync-registry";
+import { registryRateLimitText, registryWaitText, syncRegistry } from "@/lib/harvest/sync-registry";
 import { RateLimitedError, UpstreamError } from "@/lib/sources/http";
 import { IMPORT_HINT } from "@/lib/boot/boot";
 import { secondsUntil } from "@/lib/quota/utc";
@@ -31,10 +31,7 @@ export const GET = withCaller(async ({ req, url }) => {
   const now = new Date();
   try {
     const result = await syncRegistry(await getDb(), { baseUrl: registryUrl(), mode }, now);
-    if ("skipped" in result) {
-      const { until, reason } = result.skipped;
-      return { ok: true, skipped: `the registry asked us to wait until ${until.toISOString()} (${reason})` };
-    }
+    if ("skipped" in result) return { ok: true, skipped: registryWaitText(result.skipped) };
     return { ok: true, ...result };
   } catch (err) {
     // the operator (`npm run ingest`, a cron log) needs to know the registry failed and what to do about it, not a
@@ -43,7 +40,7 @@ export const GET = withCaller(async ({ req, url }) => {
       throw new ApiError("internal_error", `the registry could not be read: ${err.message}; set REGISTRY_URL to a reachable registry, or import a dump: ${IMPORT_HINT}`);
     }
     if (!(err instanceof RateLimitedError && err.retryAt)) throw err;
-    throw new ApiError("rate_limited", `the registry is rate limiting us; no sync until ${err.retryAt.toISOString()}`, {
+    throw new ApiError("rate_limited", registryRateLimitText(err.retryAt), {
       retryAfter: secondsUntil(err.retryAt, now),
       resetAt: err.retryAt,
     });
