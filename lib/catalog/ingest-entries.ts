@@ -240,7 +240,7 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
   // described by its most recently published version until a latest arrives.
   const current = new Map<string, RegistryEntry | null>();
   for (const [name, list] of byName) {
-    const latest = list.find((e) => e.isLatest) ?? null;
+    const latest = lastUpdated(list.filter((e) => e.isLatest));
     if (latest || existing.has(name)) current.set(name, latest);
     else current.set(name, [...list].sort((a, b) => (b.publishedAt?.getTime() ?? 0) - (a.publishedAt?.getTime() ?? 0))[0]);
   }
@@ -424,6 +424,17 @@ async function writeCatalog(tx: Tx, entries: RegistryEntry[], opts: IngestOption
   const byKind: Record<string, number> = {};
   for (const r of recorded) byKind[r.kind] = (byKind[r.kind] ?? 0) + 1;
   return byKind;
+}
+
+/**
+ * Of the rows a listing calls latest, the one the registry updated last (the last read when as new). A listing
+ * holds two for one server when a version is published while a crawl reads its pages (rows come by name and
+ * version, and the old latest's flag flips without a new updatedAt): the first page still calls the old version
+ * latest, the next one the new version. The first of them made the old version the server's latest.
+ */
+function lastUpdated(latest: RegistryEntry[]): RegistryEntry | null {
+  const time = (e: RegistryEntry) => e.updatedAt?.getTime() ?? e.publishedAt?.getTime() ?? -Infinity;
+  return latest.reduce<RegistryEntry | null>((best, e) => (!best || time(e) >= time(best) ? e : best), null);
 }
 
 function describe(e: RegistryEntry | null, repoIds: Map<string, number>) {

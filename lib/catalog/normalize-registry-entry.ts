@@ -142,8 +142,8 @@ function stableStringify(v: unknown): string {
 const UNPRINTABLE_IN_NAME = /[\s\p{Cc}\p{Cf}\p{Z}\uFFFD]/u;
 
 /**
- * Longest value of a field the catalog indexes (name, version, package identifier and version, remote and
- * repository URLs): a btree index entry holds at most 2,704 bytes, and one longer value failed the write of the
+ * Longest value of a field the catalog indexes (name, version, package registry type, identifier and version, remote
+ * and repository URLs): a btree index entry holds at most 2,704 bytes, and one longer value failed the write of the
  * whole listing, every crawl. Real listings stay under 150 bytes; the registry's own limits are 200 to 255.
  */
 export const MAX_KEY_BYTES = 1_000;
@@ -158,6 +158,8 @@ function refuseOversized(e: Omit<RegistryEntry, "contentHash">): void {
     ["version", e.version],
     ["repository URL", e.repository?.url],
     ...e.packages.flatMap((p, i): [string, string | null][] => [
+      // an unknown registry type is the package's ecosystem, indexed with its identifier
+      [`package ${i + 1} registry type`, p.registryType],
       [`package ${i + 1} identifier`, p.identifier],
       [`package ${i + 1} version`, p.version],
     ]),

@@ -163,6 +163,8 @@ describe("a listing holding text Postgres cannot store", () => {
       ["longer than 300 characters", { name: `io.github.a/${noise(4000)}` }],
       ["version", { name: "io.github.a/v", version: noise(4000) }],
       ["package 1 identifier", { name: "io.github.a/p", packages: [{ registryType: "npm", identifier: noise(4000) }] }],
+      // a registry type the catalog does not know is indexed as the package's ecosystem, beside its identifier
+      ["package 1 registry type", { name: "io.github.a/t", packages: [{ registryType: noise(4000), identifier: "x" }] }],
       ["remote 1 URL", { name: "io.github.a/r", remotes: [{ type: "streamable-http", url: `https://x.example/${noise(4000)}` }] }],
       ["repository URL", { name: "io.github.a/g", repository: { url: `https://github.com/a/${noise(4000)}`, source: "github" } }],
       ["description", { name: "io.github.a/d", description: Array.from({ length: 200_000 }, () => noise(6)).join(" ") }],
