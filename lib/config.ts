@@ -45,6 +45,8 @@ const SWITCH_SETTINGS: Record<string, readonly string[]> = {
   DEV_MAILBOX: ["0", "1"],
   DATABASE_PREPARED_STATEMENTS: ["0", "1"],
   LOG_FORMAT: ["text", "json"],
+  // anything else was node-postgres without a word, even DATABASE_DRIVER=Neon meant for a Neon host of a custom domain
+  DATABASE_DRIVER: ["neon"],
 };
 
 /**

@@ -32,7 +32,12 @@ export async function runJob(name: string, viaServer: () => Promise<boolean>, he
   try {
     // the job reads the server's settings (DATABASE_POOL_MAX, the harvest's budgets and timeouts, …)
     assertUsableEnvironment();
-    if (!(await viaServer())) await here();
+    if (!(await viaServer())) await here().catch(async (err: unknown) => {
+      // `npm start`, then at once `npm run ingest`: the job looked for the server before it had started, and by
+      // the time the job opened PGlite the server held it. The server writes its file before it takes the lock
+      // (lib/boot/boot.ts), so it can be found now; the job's open failed before any work, so the work is handed over
+      if (!(err instanceof DatabaseInUseError) || !(await viaServer())) throw err;
+    });
   } catch (err) {
     onFailure?.();
     console.error(err instanceof DatabaseInUseError ? `${err.message}; start it or stop it, then run this again` : `${name} failed: ${oneLine(errorMessage(err))}`);

@@ -26,6 +26,7 @@ describe("environmentProblems", () => {
         DEV_MAILBOX: "1",
         DATABASE_PREPARED_STATEMENTS: "0",
         LOG_FORMAT: "text",
+        DATABASE_DRIVER: "neon",
       }),
     ).toEqual([]);
   });
@@ -40,6 +41,7 @@ describe("environmentProblems", () => {
         HARVEST_BUDGET_VULN: "-1",
         TRUST_PROXY: "yes",
         BOOT_INGEST: "false",
+        DATABASE_DRIVER: "Neon",
       }),
     ).toEqual([
       'PORT must be a whole number from 1 to 65535 (got "http")',
@@ -49,6 +51,7 @@ describe("environmentProblems", () => {
       'UPSTREAM_TIMEOUT_MS must be a whole number from 1 to 2147483647 (got "1.5")',
       'TRUST_PROXY must be one of 1, true, 0, false (got "yes")',
       'BOOT_INGEST must be one of 0, 1 (got "false")',
+      'DATABASE_DRIVER must be one of neon (got "Neon")',
     ]);
   });
 });
