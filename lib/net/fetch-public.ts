@@ -48,7 +48,9 @@ export const publicLookup: LookupFunction = (hostname, options, callback) => {
  * system roots, never instead of them.
  */
 function publicConnector(extraCa?: string): buildConnector.connector {
-  const tlsOptions = extraCa ? { ca: [...tls.rootCertificates, extraCa] } : {};
+  // made once: given as `ca`, the ~140 roots were parsed into a new context for every connection (0.15 s of CPU
+  // on a loaded machine, which used up a test's 200 ms webhook timeout before the request was sent)
+  const tlsOptions = extraCa ? { secureContext: tls.createSecureContext({ ca: [...tls.rootCertificates, extraCa] }) } : {};
   const baseConnector = buildConnector({ lookup: publicLookup, ...tlsOptions } as buildConnector.BuildOptions);
   return (opts, callback) => {
     const host = opts.hostname.replace(/^\[|\]$/g, "");
