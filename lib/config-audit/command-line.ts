@@ -10,6 +10,9 @@ export function splitCommandLine(line: string, opts: { windows?: boolean } = {})
   let cur = "";
   let inWord = false;
   let quote: '"' | "'" | null = null;
+  // where the text that is not white space ends: a line break before it ends the command (`line.slice(i).trim()`
+  // at each line break read the whole rest again: quadratic in a line of many blank lines)
+  const end = line.trimEnd().length;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quote) {
@@ -26,7 +29,7 @@ export function splitCommandLine(line: string, opts: { windows?: boolean } = {})
     } else if (c === "\\" && !opts.windows && i + 1 < line.length) {
       cur += line[++i];
       inWord = true;
-    } else if (c === "\n" && line.slice(i).trim()) {
+    } else if (c === "\n" && i < end) {
       if (inWord) words.push(cur);
       return { words, rest: line.slice(i).trim() };
     } else if (c === " " || c === "\t" || c === "\n" || c === "\r") {

@@ -26,8 +26,17 @@ export interface LaunchContext {
  * tarball source, a bridged endpoint) credentials and secret-looking query values replaced by `REDACTED`.
  */
 function shown(text: string): string {
-  return hideAssignedValues(text).replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s`'"()]*[^\s`'"().,;:!?]/gi, (url) => (/[@?]/.test(url) ? redactUrlText(url) : url));
+  return hideAssignedValues(text).replace(URL_IN_TEXT, (_all, before: string, url: string) => before + (/[@?]/.test(url) ? redactUrlText(url) : url));
 }
+
+/**
+ * A URL in a launch's text: `\b[a-z][a-z0-9+.-]*:\/\/[^\s`'"()]*[^\s`'"().,;:!?]`, tried only where a run of scheme
+ * characters begins, and only when the run is followed by `://` and something the URL can end on (the lookahead,
+ * which reads no further than that); the URL starts at the run's first word start (`before` is what precedes it
+ * in the run). Tried at every word start, the pattern scanned the rest of the run from each (`a.a.a.…`:
+ * quadratic, minutes for one 256 KiB argument).
+ */
+const URL_IN_TEXT = /(?<![a-z0-9+.-])(?=[a-z0-9+.-]*:\/\/[.,;:!?]*[^\s`'"().,;:!?])([a-z0-9+.-]*?)(\b[a-z][a-z0-9+.-]*:\/\/[^\s`'"()]*[^\s`'"().,;:!?])/gi;
 
 /** An identity; words of the launch that carry `NAME=value` never reach its identifier or note with their value. */
 export function identity(

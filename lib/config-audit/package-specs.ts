@@ -66,7 +66,9 @@ export function parsePypiSpec(spec: string): PypiSpec {
   if (isLocalPathWord(s) || (/\.(whl|tar\.gz|zip)$/i.test(s) && !/:\/\//.test(s))) return { kind: "local", source: s };
   const direct = s.match(/^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*@\s*(git\+|https?:|file:)(.*)$/i);
   if (direct) return { kind: direct[3].toLowerCase().startsWith("git") ? "git" : direct[3].toLowerCase() === "file:" ? "local" : "url", source: s };
-  const m = s.match(/^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(\[[^\]]*\])?\s*(?:@\s*([^\s;]+)|((?:===|==|~=|!=|<=|>=|<|>)\s*[^\s;,]+(?:\s*,\s*(?:===|==|~=|!=|<=|>=|<|>)\s*[^\s;,]+)*))?\s*(;.*)?$/);
+  // A version never starts with `=`: without the `(?!=)`, `>=1` also read as `>` then `=1` (and `===1` as `==`
+  // then `=1`), two ways per clause, and a list of clauses that did not end well took exponential time.
+  const m = s.match(/^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(\[[^\]]*\])?\s*(?:@\s*([^\s;]+)|((?:===|==|~=|!=|<=|>=|<|>)\s*(?!=)[^\s;,]+(?:\s*,\s*(?:===|==|~=|!=|<=|>=|<|>)\s*(?!=)[^\s;,]+)*))?\s*(;.*)?$/);
   if (!m) return isLaunchPlaceholder(s) ? { kind: "placeholder", source: s } : { kind: "local", source: s };
   // `==1.2` and `===1.2` (arbitrary equality) both pin one exact version: the bare version says so to the pin check
   const version = m[3] ?? (m[4] ? m[4].replace(/^===?\s*/, "").replace(/\s+/g, "") : null);

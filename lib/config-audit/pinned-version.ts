@@ -15,8 +15,8 @@ export interface UnevaluatedPin {
 // resolves it to, which for a listed server is normally the listed version; an exact pin runs that version.
 const NPM_EXACT = /^[=v]?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?:\+[0-9A-Za-z.-]+)?$/;
 const PEP440_EXACT = /^v?(\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?)$/i;
-/** `${VAR}`, `${env:VAR}`, `$VAR`, `%VAR%`: a variable the launching client or shell fills in. */
-const LAUNCH_VARIABLE = /\$\{[^{}$]*\}|\$[A-Za-z_]|%[A-Za-z_][A-Za-z0-9_]*%/;
+/** `${VAR}`, `${env:VAR}`, `$VAR`, `%VAR%`: a variable the launching client or shell fills in (`${` as remote-url.ts's VARIABLE reads it). */
+const LAUNCH_VARIABLE = /\$\{(?:[^$}]|\$(?!\{))*\}|\$[A-Za-z_]|%[A-Za-z_][A-Za-z0-9_]*%/;
 
 /**
  * The exact version a resolved package entry pins, when it is not the version the catalog lists for that

@@ -129,9 +129,13 @@ function isStrictJson(text: string): boolean {
   }
 }
 
-/** A `[table]` header or a `key = value` line: the text means to be TOML. */
-function looksLikeToml(text: string): boolean {
-  return /^\s*\[\[?[A-Za-z0-9_."' -]+\]\]?\s*(#.*)?$/m.test(text) || /^\s*[A-Za-z0-9_."'-]+\s*=\s*\S/m.test(text);
+/**
+ * A `[table]` header or a `key = value` line: the text means to be TOML. A line's indent is white space other
+ * than line breaks (a `^\s*` ran from every line start across all the blank lines after it: quadratic in a
+ * body of blank lines), which finds the same lines: the line after the last break is a line start too.
+ */
+export function looksLikeToml(text: string): boolean {
+  return /^[^\S\r\n\u2028\u2029]*\[\[?[A-Za-z0-9_."' -]+\]\]?\s*(#.*)?$/m.test(text) || /^[^\S\r\n\u2028\u2029]*[A-Za-z0-9_."'-]+\s*=\s*\S/m.test(text);
 }
 
 /**

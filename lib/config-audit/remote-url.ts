@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { MAX_KEY_BYTES } from "@/lib/catalog/normalize-registry-entry";
 import type { UnresolvedCode } from "./types";
 
 /**
@@ -10,15 +11,15 @@ const SECRET_PARAM = /^(code|sig|pass)$|token|key|secret|passw|pwd|auth|signatur
 
 /**
  * Variables a client expands at launch: `${VAR}`, `${env:VAR}`, `${input:id}`, `${{ secrets.X }}`, `$VAR`, `%VAR%`.
- * A variable's body stops at the next `$` or brace: with `[^}]*` every `${` of a word like `${${${…` scanned to its end,
- * and a 100 KB one took half a minute.
+ * A `${` is read up to its `}` or the next `${`, which finds a variable in the same texts (from the last `${`
+ * before the `}`): read up to a `}` alone, each `${` of a URL of many and no `}` was read to the end (quadratic).
  */
-export const VARIABLE = /\$\{[^{}$]*\}|\$\{\{[^{}]*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
+export const VARIABLE = /\$\{(?:[^$}]|\$(?!\{))*\}|\$\{\{(?:[^$}]|\$(?!\{))*\}\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%/;
 
 /**
- * Template text left for the user to fill in (`<account>`, and `<your project>` with a space inside). Spaces first, then
- * the first other character: `<[^<>]*[^<>\s][^<>]*>` tried every split of a long `<aaa…` without its `>` (48 s for 100 KB);
- * `[REDACTED…` stops at the next `[`, or each of many scanned to the end.
+ * Template text left for the user to fill in (`<account>`, and `<your project>` with a space inside). The
+ * leading spaces are skipped apart (`<\s*[^<>\s]`, not `<[^<>]*[^<>\s]`): any split of the text after an unclosed
+ * `<` was tried, quadratic in its length. `[REDACTED…` is read up to the next `[` for the same reason.
  */
 const PLACEHOLDER = /<\s*[^<>\s][^<>]*>|\{[a-z_-]+\}|\byour[-_]|\bYOUR_|\bxxx+\b|\[REDACTED[^\][]*\]/i;
 
@@ -125,8 +126,10 @@ export function remoteUrlCandidates(input: URL): { url: string; exact: boolean }
   const base = `${input.protocol}//${input.host}`;
   const segments = input.pathname.split("/").filter(Boolean);
   const out: { url: string; exact: boolean }[] = [];
+  // No form longer than a catalog remote URL can be (MAX_KEY_BYTES; the catalog holds none longer, and forms are
+  // ASCII) is made: a path of 100,000 segments made 200,000 forms of up to 256 KiB each (minutes, gigabytes).
   const add = (url: string, exact: boolean) => {
-    if (!out.some((c) => c.url === url)) out.push({ url, exact });
+    if (url.length <= MAX_KEY_BYTES && !out.some((c) => c.url === url)) out.push({ url, exact });
   };
   const path = segments.length ? `/${segments.join("/")}` : "";
   if (input.search) {
@@ -136,7 +139,10 @@ export function remoteUrlCandidates(input: URL): { url: string; exact: boolean }
   add(`${base}${path}`, true);
   add(`${base}${path}/`, true);
   if (!path) add(base, true);
-  for (let n = segments.length - 1; n >= 1; n--) {
+  // the longest cut-back whose form can be that short
+  let fits = 0;
+  for (let length = base.length; fits < segments.length - 1 && length + 1 + segments[fits].length <= MAX_KEY_BYTES; fits++) length += 1 + segments[fits].length;
+  for (let n = fits; n >= 1; n--) {
     const p = `/${segments.slice(0, n).join("/")}`;
     add(`${base}${p}`, false);
     add(`${base}${p}/`, false);
