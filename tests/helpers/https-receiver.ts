@@ -27,7 +27,7 @@ let tls: Promise<TestTls> | undefined;
  * time and trusted by the service's outbound dispatcher through the test-only
  * OUTBOUND_EXTRA_CA_FILE (on top of the system roots).
  */
-export function testTls(): Promise<TestTls> {
+export async function testTls(): Promise<TestTls> {
   tls ??= (async () => {
     const pems = await selfsigned.generate([{ name: "commonName", value: "localhost" }], {
       keyType: "ec",
@@ -50,10 +50,13 @@ export function testTls(): Promise<TestTls> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "watch-tls-"));
     const caFile = path.join(dir, "ca.pem");
     fs.writeFileSync(caFile, pems.cert);
-    process.env.OUTBOUND_EXTRA_CA_FILE = caFile;
     return { key: pems.private, cert: pems.cert, caFile };
   })();
-  return tls;
+  const made = await tls;
+  // on every call: the certificate is made once per worker, but the setup puts each file's environment back after it,
+  // so a second file of the worker found the variable gone and its requests refused the receiver's certificate
+  process.env.OUTBOUND_EXTRA_CA_FILE = made.caFile;
+  return made;
 }
 
 export type ReceiverHandler = (req: ReceivedRequest, res: http.ServerResponse) => void;

@@ -354,19 +354,26 @@ describe("/mcp", () => {
   it("gives a batch of paid calls the headers of the least left: the wallet after every call and the burst window's fewest", async () => {
     const a = await keyedAccount(db, { credits: 100 });
     const names = ["io.github.acme/weather", "com.example/remote-only", "io.github.bob/no-repo", "io.github.carol/old"];
-    const res = await mcpPost(
-      request("/mcp", {
-        method: "POST",
-        key: a.key,
-        headers: { accept: "application/json, text/event-stream" },
-        body: names.map((server_name, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "catalog_preflight", arguments: { server_name } } })),
-      }),
-    );
-    const answers = (await res.json()) as { result: { isError?: boolean } }[];
-    expect(answers.map((x) => x.result.isError ?? false)).toEqual([false, false, false, false]);
-    expect(await walletRemaining(db, a.accountId)).toBe(80);
-    expect(res.headers.get("x-credits-remaining")).toBe("80");
-    expect(res.headers.get("x-ratelimit-remaining")).toBe(String(60 - names.length));
+    // the burst window is the clock's minute, and the headers describe it as the answer goes out: held at this
+    // minute's start, the batch never straddles two (once in CI the answer's window was a fresh one, 60 left)
+    vi.useFakeTimers({ toFake: ["Date"], now: Math.floor(Date.now() / 60_000) * 60_000 + 1000 });
+    try {
+      const res = await mcpPost(
+        request("/mcp", {
+          method: "POST",
+          key: a.key,
+          headers: { accept: "application/json, text/event-stream" },
+          body: names.map((server_name, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "catalog_preflight", arguments: { server_name } } })),
+        }),
+      );
+      const answers = (await res.json()) as { result: { isError?: boolean } }[];
+      expect(answers.map((x) => x.result.isError ?? false)).toEqual([false, false, false, false]);
+      expect(await walletRemaining(db, a.accountId)).toBe(80);
+      expect(res.headers.get("x-credits-remaining")).toBe("80");
+      expect(res.headers.get("x-ratelimit-remaining")).toBe(String(60 - names.length));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers a tools/call whose params are not a tool call with -32602 Invalid params, not an internal error", async () => {
