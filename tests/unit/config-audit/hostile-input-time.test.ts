@@ -30,6 +30,12 @@ const BODIES: Record<string, string> = {
   "a bridged remote URL of many path segments": server({ command: "npx", args: ["mcp-remote", `https://h.example/${fill("a\\")}`] }),
   "a remote URL of many `${`": server({ url: `https://h.example/${fill("${")}` }),
   "a shell line of blank lines": server({ command: "bash", args: ["-c", `npx -y x${fill("\n ")}`] }),
+  // the package, version and secret-option positions of a launch, and a placeholder template
+  "a package of many `${` with no `}`": server({ command: "npx", args: ["-y", fill("${")] }),
+  "a version of many `${a`": server({ command: "npx", args: ["-y", `pkg@${fill("${a")}`] }),
+  "a package of many `{{`": server({ command: "uvx", args: ["--from", fill("{"), fill("{")] }),
+  "a command line with a long secret-named option": server({ command: `npx -y pkg -${fill("token")} x` }),
+  "a remote URL of many `[REDACTED`": server({ url: `https://h.example/${fill("[REDACTED")}` }),
 };
 
 function audit(text: string): void {
